@@ -1,0 +1,198 @@
+// Package config loads Kith's configuration from defaults, a YAML file,
+// KITH_* environment variables and command-line flags, in rising order of
+// precedence, and validates it before anything starts.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/viper"
+)
+
+// Config is the whole configuration of one Kith process. It holds plain
+// values only, so no other package needs to know about viper.
+type Config struct {
+	Addr    string
+	DB      string
+	BaseURL string
+
+	RatePerMinute  int
+	TrustedProxies []string
+	CORSOrigins    []string
+
+	LogLevel  string
+	LogFormat string
+
+	TLSCertFile string
+	TLSKeyFile  string
+
+	BootstrapEmail string
+}
+
+// key describes one configuration key: its name in the YAML file, its
+// default, and how a raw value from any source becomes part of Config.
+type key struct {
+	name  string
+	def   any
+	apply func(c *Config, raw any) error
+}
+
+// keys lists every key Kith knows. viper only consults the environment for
+// keys it has a default for, so each one is registered from this table; the
+// environment variable is KITH_ + the name upper-cased with dots as underscores.
+var keys = []key{
+	{"addr", "127.0.0.1:8080", func(c *Config, v any) error { return asString(v, &c.Addr) }},
+	{"db", "kith.db", func(c *Config, v any) error { return asString(v, &c.DB) }},
+	{"base_url", "", func(c *Config, v any) error { return asString(v, &c.BaseURL) }},
+	{"rate.per_minute", 60, func(c *Config, v any) error { return asInt(v, &c.RatePerMinute) }},
+	{"trusted_proxies", []string{}, func(c *Config, v any) error { return asList(v, &c.TrustedProxies) }},
+	{"cors.allowed_origins", []string{"*"}, func(c *Config, v any) error { return asList(v, &c.CORSOrigins) }},
+	{"log.level", "info", func(c *Config, v any) error { return asString(v, &c.LogLevel) }},
+	{"log.format", "json", func(c *Config, v any) error { return asString(v, &c.LogFormat) }},
+	{"tls.cert_file", "", func(c *Config, v any) error { return asString(v, &c.TLSCertFile) }},
+	{"tls.key_file", "", func(c *Config, v any) error { return asString(v, &c.TLSKeyFile) }},
+	{"bootstrap.email", "admin@example.com", func(c *Config, v any) error { return asString(v, &c.BootstrapEmail) }},
+}
+
+// EnvName returns the environment variable that sets the key name.
+func EnvName(name string) string {
+	return "KITH_" + strings.ToUpper(strings.ReplaceAll(name, ".", "_"))
+}
+
+// Load builds the configuration. path is the YAML file ("" for none);
+// overrides holds the values of command-line flags that were given, by key
+// name, and beats every other source. The result is validated.
+func Load(path string, overrides map[string]string) (*Config, error) {
+	v := viper.New()
+	v.SetEnvPrefix("KITH")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	known := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		v.SetDefault(k.name, k.def)
+		known[k.name] = true
+	}
+	if path != "" {
+		v.SetConfigFile(path)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return nil, fmt.Errorf("config: read %s: %w", path, err)
+		}
+		if err := checkFileKeys(path, known); err != nil {
+			return nil, err
+		}
+	}
+	for name, val := range overrides {
+		if !known[name] {
+			return nil, fmt.Errorf("config: unknown key %q", name)
+		}
+		v.Set(name, val)
+	}
+
+	c := &Config{}
+	for _, k := range keys {
+		if err := k.apply(c, v.Get(k.name)); err != nil {
+			return nil, fmt.Errorf("config: %s (%s): %w", k.name, EnvName(k.name), err)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkFileKeys refuses keys in the file that Kith does not know: a typo
+// such as "rate.per_minut" would otherwise be ignored without a word.
+func checkFileKeys(path string, known map[string]bool) error {
+	f := viper.New()
+	f.SetConfigFile(path)
+	f.SetConfigType("yaml")
+	if err := f.ReadInConfig(); err != nil {
+		return fmt.Errorf("config: read %s: %w", path, err)
+	}
+	var unknown []string
+	for _, name := range f.AllKeys() {
+		if !known[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("config: %s: unknown key %q", path, unknown[0])
+	}
+	return nil
+}
+
+func asString(v any, dst *string) error {
+	switch t := v.(type) {
+	case nil:
+		*dst = ""
+	case string:
+		*dst = strings.TrimSpace(t)
+	case int, int64, float64, bool:
+		*dst = fmt.Sprint(t)
+	default:
+		return fmt.Errorf("want a string, got %T", v)
+	}
+	return nil
+}
+
+func asInt(v any, dst *int) error {
+	switch t := v.(type) {
+	case int:
+		*dst = t
+	case int64:
+		*dst = int(t)
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(t))
+		if err != nil {
+			return fmt.Errorf("want a whole number, got %q", t)
+		}
+		*dst = n
+	default:
+		return fmt.Errorf("want a whole number, got %v", v)
+	}
+	return nil
+}
+
+// asList accepts a YAML list, or a string of items separated by commas or
+// spaces, as an environment variable or a flag gives it.
+func asList(v any, dst *[]string) error {
+	var items []string
+	switch t := v.(type) {
+	case nil:
+	case string:
+		items = strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
+	case []string:
+		items = t
+	case []any:
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok {
+				return fmt.Errorf("want a list of strings, got an item %v", e)
+			}
+			items = append(items, s)
+		}
+	default:
+		return errors.New("want a list of strings")
+	}
+	out := make([]string, 0, len(items))
+	for _, s := range items {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	*dst = out
+	return nil
+}
+
+// ConfigFileFromEnv returns the configuration file named by KITH_CONFIG, for
+// when no --config flag is given.
+func ConfigFileFromEnv() string {
+	return os.Getenv("KITH_CONFIG")
+}

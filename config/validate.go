@@ -1,0 +1,151 @@
+package config
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// LogLevels are the accepted values of log.level.
+var LogLevels = []string{"trace", "debug", "info", "warn", "error"}
+
+// Validate checks every key and normalises a few (base_url loses its
+// trailing slash, trusted_proxies become CIDRs). The error names the key, so
+// a bad configuration stops the binary before it half-starts.
+func (c *Config) Validate() error {
+	checks := []struct {
+		key   string
+		check func() error
+	}{
+		{"addr", c.validateAddr},
+		{"db", func() error { return nonEmpty(c.DB) }},
+		{"base_url", c.validateBaseURL},
+		{"rate.per_minute", c.validateRate},
+		{"trusted_proxies", c.validateProxies},
+		{"cors.allowed_origins", c.validateOrigins},
+		{"log.level", func() error { return oneOf(c.LogLevel, LogLevels) }},
+		{"log.format", func() error { return oneOf(c.LogFormat, []string{"json", "console"}) }},
+		{"tls.cert_file", c.validateTLS},
+		{"bootstrap.email", c.validateBootstrapEmail},
+	}
+	for _, ch := range checks {
+		if err := ch.check(); err != nil {
+			return fmt.Errorf("config: %s (%s): %w", ch.key, EnvName(ch.key), err)
+		}
+	}
+	return nil
+}
+
+func nonEmpty(s string) error {
+	if s == "" {
+		return fmt.Errorf("must not be empty")
+	}
+	return nil
+}
+
+func oneOf(s string, allowed []string) error {
+	for _, a := range allowed {
+		if s == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of %s", s, strings.Join(allowed, ", "))
+}
+
+func (c *Config) validateAddr() error {
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return fmt.Errorf("%q is not HOST:PORT: %w", c.Addr, err)
+	}
+	if host != "" && net.ParseIP(host) == nil && strings.ContainsAny(host, " /") {
+		return fmt.Errorf("%q has an invalid host", c.Addr)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q has an invalid port", c.Addr)
+	}
+	return nil
+}
+
+func (c *Config) validateBaseURL() error {
+	if c.BaseURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q is not an http(s) URL such as https://kith.example.com", c.BaseURL)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	return nil
+}
+
+func (c *Config) validateRate() error {
+	if c.RatePerMinute < 0 {
+		return fmt.Errorf("must be 0 (off) or more, got %d", c.RatePerMinute)
+	}
+	return nil
+}
+
+func (c *Config) validateProxies() error {
+	for i, p := range c.TrustedProxies {
+		if ip := net.ParseIP(p); ip != nil {
+			bits := 128
+			if ip.To4() != nil {
+				ip, bits = ip.To4(), 32
+			}
+			c.TrustedProxies[i] = (&net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}).String()
+			continue
+		}
+		_, n, err := net.ParseCIDR(p)
+		if err != nil {
+			return fmt.Errorf("%q is neither an IP address nor a CIDR range", p)
+		}
+		c.TrustedProxies[i] = n.String()
+	}
+	return nil
+}
+
+func (c *Config) validateOrigins() error {
+	for _, o := range c.CORSOrigins {
+		if o == "*" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return fmt.Errorf("%q is neither * nor an origin such as https://app.example.com", o)
+		}
+	}
+	return nil
+}
+
+// validateTLS loads the pair once, so that a missing, unreadable or
+// mismatched file stops the start rather than the first HTTPS handshake.
+func (c *Config) validateTLS() error {
+	switch {
+	case c.TLSCertFile == "" && c.TLSKeyFile == "":
+		return nil
+	case c.TLSCertFile == "" || c.TLSKeyFile == "":
+		return fmt.Errorf("tls.cert_file and tls.key_file must be set together")
+	}
+	if _, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile); err != nil {
+		return fmt.Errorf("cannot load the certificate and key: %w", err)
+	}
+	return nil
+}
+
+func (c *Config) validateBootstrapEmail() error {
+	a, err := mail.ParseAddress(c.BootstrapEmail)
+	if err != nil || a.Address != c.BootstrapEmail {
+		return fmt.Errorf("%q is not an email address", c.BootstrapEmail)
+	}
+	return nil
+}
+
+// TLS reports whether the server speaks HTTPS.
+func (c *Config) TLS() bool {
+	return c.TLSCertFile != "" && c.TLSKeyFile != ""
+}

@@ -1,0 +1,319 @@
+// Command kith is a self-hosted personal relationship manager's API server:
+// one binary, one SQLite file.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+	_ "time/tzdata" // time zones work on a host without a zoneinfo database
+
+	"github.com/rs/zerolog"
+
+	"kith/config"
+	"kith/rate"
+	"kith/server"
+	"kith/store"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `Usage: kith [command] [flags]
+
+Commands:
+  serve         run the server (the default)
+  user create   create a user in a new account:
+                  --email E --first-name F --last-name L [--password P]
+  migrate       apply pending database migrations and exit
+  version       print the version
+
+Flags of every command:
+  --config FILE   YAML configuration file (or KITH_CONFIG)
+  --db PATH       database file (KITH_DB, default kith.db)
+  --addr H:P      listen address (KITH_ADDR, default 127.0.0.1:8080)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// newUserFlags are the flags of "user create".
+type newUserFlags struct {
+	email, firstName, lastName, password string
+}
+
+// run is the whole program, minus process exit, so tests can call it.
+// It returns the exit code: 0 ok, 1 failure, 2 bad usage.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmd, rest := splitCommand(args)
+	switch cmd {
+	case "version":
+		fmt.Fprintln(stdout, "kith", version)
+		return 0
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "serve", "user create", "migrate":
+	default:
+		fmt.Fprintf(stderr, "kith: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+
+	fs := flag.NewFlagSet("kith "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	configPath := fs.String("config", config.ConfigFileFromEnv(), "")
+	fs.String("db", "", "")
+	fs.String("addr", "", "")
+	var nu newUserFlags
+	if cmd == "user create" {
+		fs.StringVar(&nu.email, "email", "", "")
+		fs.StringVar(&nu.firstName, "first-name", "", "")
+		fs.StringVar(&nu.lastName, "last-name", "", "")
+		fs.StringVar(&nu.password, "password", "", "")
+	}
+	if err := fs.Parse(rest); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "kith: unexpected argument %q\n\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	overrides := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "db" || f.Name == "addr" {
+			overrides[f.Name] = f.Value.String()
+		}
+	})
+	cfg, err := config.Load(*configPath, overrides)
+	if err != nil {
+		fmt.Fprintln(stderr, "kith:", err)
+		return 1
+	}
+	log := newLogger(cfg, stderr)
+
+	switch cmd {
+	case "user create":
+		err = createUser(ctx, cfg, nu, stdout)
+	case "migrate":
+		err = migrate(ctx, cfg, stdout)
+	default:
+		err = serve(ctx, cfg, log, stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "kith:", err)
+		return 1
+	}
+	return 0
+}
+
+// splitCommand returns the command ("serve" when none is given) and the
+// arguments after it.
+func splitCommand(args []string) (string, []string) {
+	switch {
+	case len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0]):
+		return "serve", args
+	case isHelp(args[0]):
+		return "help", nil
+	case args[0] == "user" && len(args) > 1 && args[1] == "create":
+		return "user create", args[2:]
+	}
+	return args[0], args[1:]
+}
+
+func isHelp(a string) bool { return a == "help" || a == "-h" || a == "--help" || a == "-help" }
+
+func newLogger(cfg *config.Config, w io.Writer) zerolog.Logger {
+	level, err := zerolog.ParseLevel(cfg.LogLevel)
+	if err != nil {
+		level = zerolog.InfoLevel // unreachable: the config was validated
+	}
+	if cfg.LogFormat == "console" {
+		w = zerolog.ConsoleWriter{Out: w, NoColor: !isTerminal(w), TimeFormat: time.DateTime}
+	}
+	return zerolog.New(w).Level(level).With().Timestamp().Logger()
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// openStore opens the database and brings its schema up to date.
+func openStore(ctx context.Context, path string) (*store.Store, []string, error) {
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	applied, err := st.Migrate(ctx)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, applied, nil
+}
+
+func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
+	st, applied, err := openStore(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, name := range applied {
+		fmt.Fprintln(stdout, "applied", name)
+	}
+	v, err := st.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s is at schema version %d\n", cfg.DB, v)
+	return nil
+}
+
+func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout io.Writer) error {
+	var missing []string
+	for flagName, v := range map[string]string{"--email": nu.email, "--first-name": nu.firstName, "--last-name": nu.lastName} {
+		if strings.TrimSpace(v) == "" {
+			missing = append(missing, flagName)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("user create needs %s", strings.Join(missing, ", "))
+	}
+	generated := nu.password == ""
+	if generated {
+		nu.password = rand.Text()
+	}
+	st, _, err := openStore(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.CreateUser(ctx, store.NewUser{
+		FirstName: strings.TrimSpace(nu.firstName), LastName: strings.TrimSpace(nu.lastName),
+		Email: nu.email, Password: nu.password,
+	})
+	switch {
+	case errors.Is(err, store.ErrEmailTaken):
+		return fmt.Errorf("a user with the email %s already exists", strings.ToLower(nu.email))
+	case errors.Is(err, store.ErrInvalidEmail):
+		return fmt.Errorf("--email %q is not an email address", nu.email)
+	case errors.Is(err, store.ErrPasswordLength):
+		return errors.New("--password must be 8 to 72 bytes long")
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(stdout, "id: %d\nemail: %s\n", u.ID, u.Email)
+	if generated {
+		fmt.Fprintf(stdout, "password: %s\n", nu.password)
+	}
+	return nil
+}
+
+func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout io.Writer) error {
+	st, applied, err := openStore(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if len(applied) > 0 {
+		log.Info().Strs("migrations", applied).Str("db", cfg.DB).Msg("database migrated")
+	}
+
+	// Listen before creating the first user: if the address is taken, the
+	// credentials must not be made and lost.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("addr (KITH_ADDR): %w", err)
+	}
+	creds, err := st.Bootstrap(ctx, cfg.BootstrapEmail)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if creds != nil {
+		printCredentials(stdout, creds, publicURL(cfg, ln.Addr()))
+	}
+
+	srv := server.New(server.Options{
+		Store:          st,
+		Limiter:        rate.New(cfg.RatePerMinute),
+		Logins:         rate.NewAttempts(5, time.Minute),
+		Logger:         log,
+		BaseURL:        cfg.BaseURL,
+		TrustedProxies: cfg.TrustedProxies,
+		CORSOrigins:    cfg.CORSOrigins,
+	})
+	hs := srv.HTTPServer()
+	errc := make(chan error, 1)
+	go func() {
+		if cfg.TLS() {
+			errc <- hs.ServeTLS(ln, cfg.TLSCertFile, cfg.TLSKeyFile)
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
+	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", cfg.DB).
+		Str("version", version).Msg("listening")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info().Msg("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info().Msg("stopped")
+	return nil
+}
+
+// publicURL is where a newcomer on this machine can reach the server.
+func publicURL(cfg *config.Config, addr net.Addr) string {
+	if cfg.BaseURL != "" {
+		return cfg.BaseURL
+	}
+	scheme := "http"
+	if cfg.TLS() {
+		scheme = "https"
+	}
+	host, port, _ := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
+func printCredentials(w io.Writer, c *store.Credentials, url string) {
+	fmt.Fprintf(w, `
+Kith created its first user. This is shown once: keep it somewhere safe.
+
+  email:    %s
+  password: %s
+  API key:  %s
+
+Try it:
+  curl -H 'Authorization: Bearer %s' %s/api/me
+
+`, c.User.Email, c.Password, c.Token, c.Token, url)
+}

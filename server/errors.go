@@ -1,0 +1,146 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+// apiError is an error with the status and message a client sees.
+type apiError struct {
+	status  int
+	message string
+}
+
+func (e *apiError) Error() string { return strconv.Itoa(e.status) + " " + e.message }
+
+// The errors of the contract (§2) that are not tied to one resource.
+var (
+	errUnauthenticated    = &apiError{http.StatusUnauthorized, "Unauthenticated."}
+	errInvalidCredentials = &apiError{http.StatusUnauthorized, "Invalid credentials"}
+	errInvalidJSON        = &apiError{http.StatusBadRequest, "The request body is not valid JSON."}
+	errNotJSONObject      = &apiError{http.StatusBadRequest, "The request body must be a JSON object."}
+	errInvalidForm        = &apiError{http.StatusBadRequest, "The request body is not a valid form."}
+	errBodyTooLarge       = &apiError{http.StatusRequestEntityTooLarge, "The request body is too large."}
+	errTooManyAttempts    = &apiError{http.StatusTooManyRequests, "Too Many Attempts."}
+	errUnavailable        = &apiError{http.StatusServiceUnavailable, "Service Unavailable."}
+	errServer             = &apiError{http.StatusInternalServerError, "Server Error."}
+)
+
+// statusMessages words the errors that echo itself raises (routing,
+// middleware) the contract's way.
+var statusMessages = map[int]string{
+	http.StatusBadRequest:            "Bad request.",
+	http.StatusUnauthorized:          "Unauthenticated.",
+	http.StatusForbidden:             "Forbidden.",
+	http.StatusNotFound:              "Not found.",
+	http.StatusMethodNotAllowed:      "Method not allowed.",
+	http.StatusRequestEntityTooLarge: "The request body is too large.",
+	http.StatusTooManyRequests:       "Too Many Attempts.",
+	http.StatusServiceUnavailable:    "Service Unavailable.",
+}
+
+// ValidationError holds every failed rule of one request, field by field in
+// the order the fields were checked.
+type ValidationError struct {
+	fields   []string
+	messages map[string][]string
+}
+
+func (v *ValidationError) add(field, msg string) {
+	if v.messages == nil {
+		v.messages = make(map[string][]string)
+	}
+	if _, seen := v.messages[field]; !seen {
+		v.fields = append(v.fields, field)
+	}
+	v.messages[field] = append(v.messages[field], msg)
+}
+
+// invalid returns a validation error of one field and message.
+func invalid(field, msg string) *ValidationError {
+	v := &ValidationError{}
+	v.add(field, msg)
+	return v
+}
+
+// Error is Laravel's summary: the first message, then how many more.
+func (v *ValidationError) Error() string {
+	n := 0
+	for _, msgs := range v.messages {
+		n += len(msgs)
+	}
+	msg := v.messages[v.fields[0]][0]
+	switch n - 1 {
+	case 0:
+		return msg
+	case 1:
+		return msg + " (and 1 more error)"
+	default:
+		return msg + " (and " + strconv.Itoa(n-1) + " more errors)"
+	}
+}
+
+type errorBody struct {
+	Message string              `json:"message"`
+	Status  int                 `json:"status"`
+	Errors  map[string][]string `json:"errors,omitempty"`
+}
+
+// handleError is echo's one error handler: every error a handler or a
+// middleware returns becomes the contract's body here, and nothing else
+// writes an error.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	body := s.errorBody(err, c)
+	if body.Status == http.StatusUnauthorized {
+		c.Response().Header().Set("WWW-Authenticate", "Bearer")
+	}
+	if c.Request().Method == http.MethodHead {
+		err = c.NoContent(body.Status)
+	} else {
+		err = c.JSON(body.Status, body)
+	}
+	if err != nil {
+		s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing an error response failed")
+	}
+}
+
+func (s *Server) errorBody(err error, c echo.Context) errorBody {
+	var (
+		ae *apiError
+		ve *ValidationError
+		nf *store.NotFoundError
+		he *echo.HTTPError
+	)
+	switch {
+	case errors.As(err, &ve):
+		return errorBody{Message: ve.Error(), Status: http.StatusUnprocessableEntity, Errors: ve.messages}
+	case errors.As(err, &ae) && ae.status < 500:
+		return errorBody{Message: ae.message, Status: ae.status}
+	case errors.As(err, &nf):
+		return errorBody{Message: nf.What + " not found.", Status: http.StatusNotFound}
+	case errors.As(err, &he) && he.Code < 500:
+		msg, ok := statusMessages[he.Code]
+		if !ok {
+			msg = strings.TrimSpace(http.StatusText(he.Code)) + "."
+		}
+		return errorBody{Message: msg, Status: he.Code}
+	}
+	// Everything else is our fault: the client gets no details, the log
+	// gets the cause under the request id the client was given.
+	status, msg := errServer.status, errServer.message
+	if errors.As(err, &ae) {
+		status, msg = ae.status, ae.message
+	}
+	s.log.Error().Err(err).Str("request_id", requestID(c)).
+		Str("method", c.Request().Method).Str("path", c.Request().URL.Path).Msg("request failed")
+	return errorBody{Message: msg, Status: status}
+}

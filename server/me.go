@@ -1,0 +1,156 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+type links struct {
+	Self string `json:"self"`
+}
+
+type userAttributes struct {
+	FirstName string  `json:"first_name"`
+	LastName  string  `json:"last_name"`
+	Nickname  *string `json:"nickname"`
+	Email     string  `json:"email"`
+	BornAt    *int64  `json:"born_at"`
+}
+
+type userResource struct {
+	Type       string         `json:"type"`
+	ID         string         `json:"id"`
+	Attributes userAttributes `json:"attributes"`
+	Links      links          `json:"links"`
+}
+
+type timezoneResource struct {
+	Type       string `json:"type"`
+	Attributes struct {
+		Timezone string `json:"timezone"`
+	} `json:"attributes"`
+	Links links `json:"links"`
+}
+
+type dataBody[T any] struct {
+	Data T `json:"data"`
+}
+
+func (s *Server) userJSON(c echo.Context, u store.User) dataBody[userResource] {
+	return dataBody[userResource]{userResource{
+		Type: "user",
+		ID:   strconv.FormatInt(u.ID, 10),
+		Attributes: userAttributes{
+			FirstName: u.FirstName, LastName: u.LastName, Nickname: u.Nickname, Email: u.Email, BornAt: u.BornAt,
+		},
+		Links: links{s.base(c) + "/api/me"},
+	}}
+}
+
+func (s *Server) timezoneJSON(c echo.Context, u store.User) dataBody[timezoneResource] {
+	var r timezoneResource
+	r.Type = "timezone"
+	r.Attributes.Timezone = u.Timezone
+	r.Links.Self = s.base(c) + "/api/me"
+	return dataBody[timezoneResource]{r}
+}
+
+func (s *Server) handleMeShow(c echo.Context) error {
+	sess, _ := session(c)
+	return c.JSON(http.StatusOK, s.userJSON(c, sess.User))
+}
+
+// handleMeUpdate replaces the profile: an omitted optional field is cleared.
+func (s *Server) handleMeUpdate(c echo.Context) error {
+	sess, _ := session(c)
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	prof := store.Profile{
+		FirstName: p.requiredText("first_name", 255),
+		LastName:  p.requiredText("last_name", 255),
+		Nickname:  p.text("nickname", 255),
+		Email:     p.email("email", 255),
+	}
+	if born := p.date("born_at"); born != nil {
+		if today := todayIn(s.store.Now(), sess.User.Timezone); born.After(today) {
+			p.fail("born_at", "The born at field must be a date before or equal to today.")
+		}
+		unix := born.Unix()
+		prof.BornAt = &unix
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	u, err := s.store.UpdateProfile(c.Request().Context(), sess.User.ID, prof)
+	if errors.Is(err, store.ErrEmailTaken) {
+		return invalid("email", "The email has already been taken.")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.userJSON(c, u))
+}
+
+func (s *Server) handleTimezoneShow(c echo.Context) error {
+	sess, _ := session(c)
+	return c.JSON(http.StatusOK, s.timezoneJSON(c, sess.User))
+}
+
+func (s *Server) handleTimezoneUpdate(c echo.Context) error {
+	sess, _ := session(c)
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	tz := p.requiredText("timezone", 255)
+	if _, ok := zone(tz); tz != "" && !ok {
+		p.fail("timezone", "The timezone field must be a valid timezone.")
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	u, err := s.store.SetTimezone(c.Request().Context(), sess.User.ID, tz)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.timezoneJSON(c, u))
+}
+
+// zones caches loaded time zones: time.LoadLocation reads and parses a
+// file on every call.
+var zones sync.Map
+
+// zone returns the IANA time zone name. "Local" names the host's own zone,
+// not a place, so it is refused.
+func zone(name string) (*time.Location, bool) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), true
+	}
+	if name == "" || name == "Local" {
+		return nil, false
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, false
+	}
+	zones.Store(name, loc)
+	return loc, true
+}
+
+// todayIn is the calendar date of now in the time zone tz, as midnight UTC.
+func todayIn(now time.Time, tz string) time.Time {
+	if loc, ok := zone(tz); ok {
+		now = now.In(loc)
+	}
+	y, m, d := now.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}

@@ -1,0 +1,185 @@
+package server
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+const (
+	ctxRequestID = "request_id"
+	ctxSession   = "session"
+)
+
+// validRequestID is what an incoming X-Request-Id must look like to be
+// kept: a proxy's id joins our logs to its own, but a client must not fill
+// our logs with whatever it likes.
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// withRequestID gives every request an id, in its response header and its
+// log lines.
+func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !validRequestID.MatchString(id) {
+			id = rand.Text()
+		}
+		c.Set(ctxRequestID, id)
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
+	}
+}
+
+func requestID(c echo.Context) string {
+	id, _ := c.Get(ctxRequestID).(string)
+	return id
+}
+
+// accessLog writes one line per request. It logs the path without the
+// query string, which may hold a password (the reference client logs in
+// with ?email=…&password=…), and never a header.
+func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		if err := next(c); err != nil {
+			c.Error(err) // write the error now, so its status is logged
+		}
+		r, res := c.Request(), c.Response()
+		ev := s.log.Info()
+		if res.Status >= 500 {
+			ev = s.log.Warn()
+		}
+		if sess, ok := session(c); ok {
+			ev = ev.Int64("user_id", sess.User.ID)
+		}
+		ev.Str("request_id", requestID(c)).
+			Str("method", r.Method).
+			Str("path", r.URL.Path).
+			Int("status", res.Status).
+			Int64("bytes", res.Size).
+			Str("ip", c.RealIP()).
+			Dur("duration_ms", time.Since(start)).
+			Msg("request")
+		return nil
+	}
+}
+
+// recoverPanic turns a panic into an ordinary error, so a bug in one
+// handler answers 500 and is logged instead of dropping the connection.
+func recoverPanic(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				err = fmt.Errorf("server: panic: %v", r)
+			}
+		}()
+		return next(c)
+	}
+}
+
+// limitBody refuses bodies over maxBodyBytes: at once when the declared
+// length is over, else when reading passes the limit.
+func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.ContentLength > maxBodyBytes {
+			return errBodyTooLarge
+		}
+		r.Body = http.MaxBytesReader(c.Response().Writer, r.Body, maxBodyBytes)
+		return next(c)
+	}
+}
+
+// authenticate looks up a bearer key when there is one and remembers whose
+// it is. It refuses nothing: requireUser does, on the routes that need a
+// user, so that the rate limiter in between can count a bad key against
+// its client address.
+func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token, ok := bearer(c.Request())
+		if !ok {
+			return next(c)
+		}
+		ctx := c.Request().Context()
+		sess, err := s.store.Authenticate(ctx, token)
+		if err == store.ErrUnauthenticated {
+			return next(c)
+		}
+		if err != nil {
+			return err
+		}
+		c.Set(ctxSession, sess)
+		if s.store.NeedsTouch(sess) {
+			// last_used_at is a courtesy: failing to record it must not
+			// fail the request.
+			if err := s.store.TouchAPIKey(ctx, sess.KeyID); err != nil {
+				s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("recording key use failed")
+			}
+		}
+		return next(c)
+	}
+}
+
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get(echo.HeaderAuthorization)
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+func session(c echo.Context) (store.Session, bool) {
+	sess, ok := c.Get(ctxSession).(store.Session)
+	return sess, ok
+}
+
+// requireUser answers 401 unless the request carries a valid key.
+func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if _, ok := session(c); !ok {
+			return errUnauthenticated
+		}
+		return next(c)
+	}
+}
+
+// limitRate spends one token of the user's bucket, or of the client
+// address's when no user is known, and says what is left in headers.
+func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !s.limiter.Enabled() || c.Path() == "/api/health" {
+			return next(c)
+		}
+		key := "ip:" + c.RealIP()
+		if sess, ok := session(c); ok {
+			key = "user:" + strconv.FormatInt(sess.User.ID, 10)
+		}
+		res := s.limiter.Allow(key)
+		h := c.Response().Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
+		if !res.Allowed {
+			setRetryAfter(c, res.RetryAfter)
+			h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
+			return errTooManyAttempts
+		}
+		return next(c)
+	}
+}
+
+func setRetryAfter(c echo.Context, d time.Duration) {
+	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(d/time.Second)))
+}

@@ -1,0 +1,291 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+// params are a request's parameters: the query string merged with the
+// body, the body winning on a clash (contract §1). Each getter checks one
+// field and records its first failure; err returns them all at the end.
+// A field that failed once is not checked again, and reads as absent.
+type params struct {
+	values map[string]any // string from a query or form; any JSON value from JSON
+	errs   ValidationError
+}
+
+// readParams merges the query string with a JSON or form body. A body that
+// does not parse is a 400, one over the limit a 413.
+func readParams(c echo.Context) (*params, error) {
+	r := c.Request()
+	p := &params{values: make(map[string]any)}
+	for k, vs := range r.URL.Query() {
+		p.values[k] = vs[len(vs)-1] // the last one, as PHP reads a repeated key
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range body {
+		p.values[k] = v
+	}
+	return p, nil
+}
+
+func readBody(r *http.Request) (map[string]any, error) {
+	ct := r.Header.Get(echo.HeaderContentType)
+	mt, _, _ := mime.ParseMediaType(ct)
+	switch {
+	case mt == echo.MIMEMultipartForm:
+		if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
+			return nil, bodyError(err, errInvalidForm)
+		}
+		defer r.MultipartForm.RemoveAll()
+		return lastValues(r.MultipartForm.Value), nil
+	case mt == echo.MIMEApplicationForm:
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, bodyError(err, errInvalidForm)
+		}
+		form, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return nil, errInvalidForm
+		}
+		return lastValues(form), nil
+	case mt == echo.MIMEApplicationJSON || strings.HasSuffix(mt, "+json") || ct == "":
+		// No Content-Type at all: a body can only be meant as JSON here.
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, bodyError(err, errInvalidJSON)
+		}
+		return decodeJSONObject(raw)
+	}
+	return nil, nil // other types carry no parameters we read
+}
+
+// bodyError is errBodyTooLarge when reading stopped at the limit, else def.
+func bodyError(err error, def *apiError) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errBodyTooLarge
+	}
+	return def
+}
+
+func decodeJSONObject(raw []byte) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // keeps "1985" and 1985 apart from 1985.5 exactly
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, errInvalidJSON
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errInvalidJSON // trailing data after the value
+	}
+	switch obj := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return obj, nil
+	}
+	return nil, errNotJSONObject
+}
+
+func lastValues(form map[string][]string) map[string]any {
+	m := make(map[string]any, len(form))
+	for k, vs := range form {
+		if len(vs) > 0 {
+			m[k] = vs[len(vs)-1]
+		}
+	}
+	return m
+}
+
+// attr is how a message names a field: underscores become spaces.
+func attr(key string) string { return strings.ReplaceAll(key, "_", " ") }
+
+func (p *params) fail(key, msg string) {
+	p.errs.add(key, msg)
+}
+
+func (p *params) failed(key string) bool {
+	_, ok := p.errs.messages[key]
+	return ok
+}
+
+// err returns the recorded failures, or nil.
+func (p *params) err() error {
+	if len(p.errs.fields) == 0 {
+		return nil
+	}
+	return &p.errs
+}
+
+// raw returns key's value as text. JSON numbers count as text (their
+// digits); other JSON values (true, arrays, objects) do not, and isText is
+// false. A missing or null value is not present.
+func (p *params) raw(key string) (s string, isText, present bool) {
+	if p.failed(key) {
+		return "", false, false
+	}
+	switch v := p.values[key].(type) {
+	case nil:
+		return "", false, false
+	case string:
+		return v, true, true
+	case json.Number:
+		return v.String(), true, true
+	}
+	return "", false, true
+}
+
+// scalar is raw trimmed, where an empty string counts as absent.
+func (p *params) scalar(key string) (s string, isText, present bool) {
+	s, isText, present = p.raw(key)
+	s = strings.TrimSpace(s)
+	return s, isText, present && !(isText && s == "")
+}
+
+// text returns the trimmed string, or nil when it is absent or empty.
+func (p *params) text(key string, maxLen int) *string {
+	s, isText, present := p.scalar(key)
+	if !present {
+		return nil
+	}
+	if !isText {
+		p.fail(key, "The "+attr(key)+" field must be a string.")
+		return nil
+	}
+	return p.checkText(key, s, maxLen)
+}
+
+func (p *params) checkText(key, s string, maxLen int) *string {
+	switch {
+	case s == "":
+		return nil
+	case !utf8.ValidString(s):
+		p.fail(key, "The "+attr(key)+" field format is invalid.")
+		return nil
+	case utf8.RuneCountInString(s) > maxLen:
+		p.fail(key, "The "+attr(key)+" field must not be greater than "+strconv.Itoa(maxLen)+" characters.")
+		return nil
+	}
+	return &s
+}
+
+// requiredText is text that must be there.
+func (p *params) requiredText(key string, maxLen int) string {
+	s := p.text(key, maxLen)
+	return p.require(key, s)
+}
+
+func (p *params) require(key string, s *string) string {
+	if s == nil {
+		if !p.failed(key) {
+			p.fail(key, "The "+attr(key)+" field is required.")
+		}
+		return ""
+	}
+	return *s
+}
+
+// password is required text that is not trimmed: spaces can be part of it.
+func (p *params) password(key string, maxLen int) string {
+	s, isText, present := p.raw(key)
+	if present && !isText {
+		p.fail(key, "The "+attr(key)+" field must be a string.")
+	}
+	var v *string
+	if present && isText {
+		v = p.checkText(key, s, maxLen)
+	}
+	return p.require(key, v)
+}
+
+// email is a required email address, lower-cased.
+func (p *params) email(key string, maxLen int) string {
+	s := p.requiredText(key, maxLen)
+	if s != "" && !store.ValidEmail(s) {
+		p.fail(key, "The "+attr(key)+" field must be a valid email address.")
+		return ""
+	}
+	return strings.ToLower(s)
+}
+
+// integer accepts a JSON integer or a decimal string ("1985").
+func (p *params) integer(key string) *int64 {
+	s, isText, present := p.scalar(key)
+	if !present {
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if !isText || err != nil {
+		p.fail(key, "The "+attr(key)+" field must be an integer.")
+		return nil
+	}
+	return &n
+}
+
+// boolean accepts true/false, 1/0, "1"/"0" and "true"/"false".
+func (p *params) boolean(key string) *bool {
+	if b, ok := p.values[key].(bool); ok && !p.failed(key) {
+		return &b
+	}
+	s, isText, present := p.scalar(key)
+	if !present {
+		return nil
+	}
+	s = strings.ToLower(s)
+	var b bool
+	switch {
+	case isText && (s == "1" || s == "true"):
+		b = true
+	case isText && (s == "0" || s == "false"):
+		b = false
+	default:
+		p.fail(key, "The "+attr(key)+" field must be true or false.")
+		return nil
+	}
+	return &b
+}
+
+// date accepts a calendar date written YYYY-MM-DD, as midnight UTC.
+func (p *params) date(key string) *time.Time {
+	s, isText, present := p.scalar(key)
+	if !present {
+		return nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if !isText || err != nil {
+		p.fail(key, "The "+attr(key)+" field must match the format Y-m-d.")
+		return nil
+	}
+	return &t
+}
+
+// pathID reads a positive integer id from the path. Anything else names
+// no row, so it gets the resource's own 404.
+func pathID(c echo.Context, name string, notFound error) (int64, error) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, notFound
+	}
+	return id, nil
+}

@@ -1,0 +1,44 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// routes is the whole route table.
+func (s *Server) routes(corsOrigins []string) {
+	e := s.echo
+	// Order matters: the id and the log see everything; CORS answers
+	// preflights before any limit; the limiter needs to know the user.
+	e.Use(withRequestID, s.accessLog, recoverPanic,
+		middleware.CORSWithConfig(middleware.CORSConfig{
+			AllowOrigins:  corsOrigins,
+			AllowMethods:  []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+			AllowHeaders:  []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, echo.HeaderXRequestID},
+			ExposeHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", echo.HeaderRetryAfter, echo.HeaderXRequestID},
+			MaxAge:        86400,
+		}),
+		limitBody, s.authenticate, s.limitRate)
+
+	// No key needed.
+	e.GET("/api/health", s.handleHealth)
+	e.POST("/api/login", s.handleLogin)
+
+	// A valid key needed. requireUser goes on each route rather than on a
+	// group, because echo answers a group's unknown paths through the
+	// group's middleware: an unknown route must be 404, not 401.
+	auth := requireUser
+	e.DELETE("/api/logout", s.handleLogout, auth)
+
+	e.GET("/api/me", s.handleMeShow, auth)
+	e.PUT("/api/me", s.handleMeUpdate, auth)
+	e.GET("/api/me/timezone", s.handleTimezoneShow, auth)
+	e.PUT("/api/me/timezone", s.handleTimezoneUpdate, auth)
+
+	e.GET("/api/administration/api", s.handleKeyList, auth)
+	e.POST("/api/administration/api", s.handleKeyCreate, auth)
+	e.GET("/api/administration/api/:id", s.handleKeyShow, auth)
+	e.DELETE("/api/administration/api/:id", s.handleKeyDelete, auth)
+}

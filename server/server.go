@@ -1,0 +1,125 @@
+// Package server is Kith's HTTP API: routes, middleware, parameters, the
+// error handler and one file of handlers per resource.
+package server
+
+import (
+	"log"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/rs/zerolog"
+
+	"kith/rate"
+	"kith/store"
+)
+
+// maxBodyBytes is the largest request body read: 1 MiB, binary.
+const maxBodyBytes = 1 << 20
+
+// Options are what the server is built from: plain values, wired in main.
+type Options struct {
+	Store   *store.Store
+	Limiter *rate.Limiter  // requests per user or client address
+	Logins  *rate.Attempts // failed logins per email and client address
+	Logger  zerolog.Logger
+
+	// BaseURL prefixes links in responses; empty takes the request's own.
+	BaseURL string
+	// TrustedProxies are CIDRs whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed.
+	TrustedProxies []string
+	CORSOrigins    []string
+}
+
+// Server is the HTTP API.
+type Server struct {
+	echo    *echo.Echo
+	store   *store.Store
+	limiter *rate.Limiter
+	logins  *rate.Attempts
+	log     zerolog.Logger
+	baseURL string
+	proxies []*net.IPNet
+}
+
+// New builds the server and its routes.
+func New(o Options) *Server {
+	s := &Server{
+		echo:    echo.New(),
+		store:   o.Store,
+		limiter: o.Limiter,
+		logins:  o.Logins,
+		log:     o.Logger,
+		baseURL: o.BaseURL,
+	}
+	trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, cidr := range o.TrustedProxies {
+		if _, n, err := net.ParseCIDR(cidr); err == nil {
+			s.proxies = append(s.proxies, n)
+			trust = append(trust, echo.TrustIPRange(n))
+		}
+	}
+	// echo's default believes any client's X-Forwarded-For; with nothing
+	// trusted this is the TCP peer, so nobody picks their own rate bucket.
+	s.echo.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
+	s.echo.HideBanner = true
+	s.echo.HidePort = true
+	s.echo.HTTPErrorHandler = s.handleError
+	s.routes(o.CORSOrigins)
+	return s
+}
+
+// ServeHTTP makes the server an http.Handler, for tests and for HTTPServer.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.echo.ServeHTTP(w, r)
+}
+
+// Routes lists the registered routes.
+func (s *Server) Routes() []*echo.Route { return s.echo.Routes() }
+
+// HTTPServer wraps the API in an http.Server with timeouts: without them
+// (echo.New sets none) a client that sends slowly holds a connection for
+// ever.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(s.log.With().Str("component", "http").Logger(), "", 0),
+	}
+}
+
+// base is the scheme and host that links start with.
+func (s *Server) base(c echo.Context) string {
+	if s.baseURL != "" {
+		return s.baseURL
+	}
+	r := c.Request()
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	} else if p := r.Header.Get(echo.HeaderXForwardedProto); (p == "https" || p == "http") && s.fromProxy(r) {
+		scheme = p
+	}
+	return scheme + "://" + r.Host
+}
+
+// fromProxy reports whether the TCP peer is a trusted proxy.
+func (s *Server) fromProxy(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	ip := net.ParseIP(host)
+	if err != nil || ip == nil {
+		return false
+	}
+	for _, n := range s.proxies {
+		if n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in version order. Their file
+// names are NNNN_name.sql.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("store: read migrations: %w", err)
+	}
+	var ms []migration
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".sql")
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("store: migration %q is not named NNNN_name.sql", e.Name())
+		}
+		body, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("store: read migration %s: %w", e.Name(), err)
+		}
+		ms = append(ms, migration{version: v, name: name, sql: string(body)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}
+
+// Migrate applies the pending migrations, each in one transaction with its
+// version row, and returns the names of those it applied. It refuses a
+// database whose schema is newer than this binary knows: running old code
+// on it could corrupt data that a newer Kith wrote.
+func (s *Store) Migrate(ctx context.Context) ([]string, error) {
+	ms, err := migrations()
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT    NOT NULL,
+		applied_at INTEGER NOT NULL
+	)`)
+	if err != nil {
+		return nil, fmt.Errorf("store: create schema_migrations: %w", err)
+	}
+	current, err := s.SchemaVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	latest := ms[len(ms)-1].version
+	if current > latest {
+		return nil, fmt.Errorf("store: the database is at schema version %d, newer than this binary knows (%d): run a newer kith", current, latest)
+	}
+	var applied []string
+	for _, m := range ms {
+		if m.version <= current {
+			continue
+		}
+		err := s.withTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("store: migration %s: %w", m.name, err)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+				m.version, m.name, s.now())
+			return err
+		})
+		if err != nil {
+			return applied, err
+		}
+		applied = append(applied, m.name)
+	}
+	return applied, nil
+}
+
+// SchemaVersion returns the highest applied migration, 0 for none.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.w.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("store: schema version: %w", err)
+	}
+	return v, nil
+}

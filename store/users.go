@@ -1,0 +1,227 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"sync"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Errors of users and their passwords.
+var (
+	ErrEmailTaken         = errors.New("store: email already taken")
+	ErrInvalidEmail       = errors.New("store: not an email address")
+	ErrInvalidCredentials = errors.New("store: invalid credentials")
+	// ErrPasswordLength is returned for passwords under 8 or over 72 bytes:
+	// bcrypt silently ignores everything past byte 72.
+	ErrPasswordLength = errors.New("store: a password must be 8 to 72 bytes long")
+)
+
+// User is a person who logs in to an account.
+type User struct {
+	ID           int64
+	AccountID    int64
+	FirstName    string
+	LastName     string
+	Nickname     *string
+	Email        string
+	BornAt       *int64
+	Timezone     string
+	CreatedAt    int64
+	UpdatedAt    int64
+	PasswordHash []byte `json:"-"`
+}
+
+// NewUser is what creating a user takes.
+type NewUser struct {
+	FirstName, LastName, Email, Password string
+}
+
+// Profile is what a user may change about themselves.
+type Profile struct {
+	FirstName, LastName, Email string
+	Nickname                   *string
+	BornAt                     *int64
+}
+
+const userColumns = `id, account_id, first_name, last_name, nickname, email,
+	born_at, timezone, created_at, updated_at, password_hash`
+
+// scanUser reads userColumns, then any extra columns into extra.
+func scanUser(sc scanner, u *User, extra ...any) error {
+	dest := []any{&u.ID, &u.AccountID, &u.FirstName, &u.LastName, &u.Nickname, &u.Email,
+		&u.BornAt, &u.Timezone, &u.CreatedAt, &u.UpdatedAt, &u.PasswordHash}
+	return sc.Scan(append(dest, extra...)...)
+}
+
+// ValidEmail reports whether s is a bare email address (no display name).
+func ValidEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && !strings.ContainsAny(s, " \t\r\n")
+}
+
+func checkPassword(p string) error {
+	if len(p) < 8 || len(p) > 72 {
+		return ErrPasswordLength
+	}
+	return nil
+}
+
+// CreateUser creates a user in a new account, which starts with the default
+// task categories.
+func (s *Store) CreateUser(ctx context.Context, nu NewUser) (User, error) {
+	var u User
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		u, err = s.createUser(ctx, tx, nu)
+		return err
+	})
+	return u, err
+}
+
+func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, error) {
+	email := strings.ToLower(strings.TrimSpace(nu.Email))
+	if !ValidEmail(email) {
+		return User{}, ErrInvalidEmail
+	}
+	if err := checkPassword(nu.Password); err != nil {
+		return User{}, err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(nu.Password), s.PasswordCost)
+	if err != nil {
+		return User{}, fmt.Errorf("store: hash password: %w", err)
+	}
+	now := s.now()
+	var accountID int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO accounts (created_at) VALUES (?) RETURNING id`, now).Scan(&accountID)
+	if err != nil {
+		return User{}, fmt.Errorf("store: create account: %w", err)
+	}
+	if err := insertDefaultCategories(ctx, tx, accountID, now); err != nil {
+		return User{}, err
+	}
+	var u User
+	err = scanUser(tx.QueryRowContext(ctx, `
+		INSERT INTO users (account_id, first_name, last_name, email, password_hash, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		RETURNING `+userColumns,
+		accountID, nu.FirstName, nu.LastName, email, hash, now, now), &u)
+	if isUniqueViolation(err) {
+		return User{}, ErrEmailTaken
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: create user: %w", err)
+	}
+	return u, nil
+}
+
+// dummyHash is compared against when no user has the email, so that an
+// unknown email takes as long to refuse as a wrong password.
+var dummyHash struct {
+	once sync.Once
+	hash []byte
+}
+
+// Login returns the user with this email and password, or
+// ErrInvalidCredentials whichever of the two is wrong.
+func (s *Store) Login(ctx context.Context, email, password string) (User, error) {
+	var u User
+	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
+		strings.ToLower(email)), &u)
+	if errors.Is(err, sql.ErrNoRows) {
+		dummyHash.once.Do(func() {
+			dummyHash.hash, _ = bcrypt.GenerateFromPassword([]byte(rand.Text()), s.PasswordCost)
+		})
+		bcrypt.CompareHashAndPassword(dummyHash.hash, []byte(password))
+		return User{}, ErrInvalidCredentials
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: login: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
+		return User{}, ErrInvalidCredentials
+	}
+	return u, nil
+}
+
+// UpdateProfile replaces the user's profile and returns the user.
+func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (User, error) {
+	var u User
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		err := scanUser(tx.QueryRowContext(ctx, `
+			UPDATE users SET first_name = ?, last_name = ?, nickname = ?, email = ?, born_at = ?, updated_at = ?
+			WHERE id = ?
+			RETURNING `+userColumns,
+			p.FirstName, p.LastName, p.Nickname, strings.ToLower(p.Email), p.BornAt, s.now(), userID), &u)
+		switch {
+		case isUniqueViolation(err):
+			return ErrEmailTaken
+		case errors.Is(err, sql.ErrNoRows):
+			return ErrUserNotFound
+		case err != nil:
+			return fmt.Errorf("store: update profile: %w", err)
+		}
+		return nil
+	})
+	return u, err
+}
+
+// SetTimezone sets the user's IANA time zone and returns the user.
+func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) (User, error) {
+	var u User
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		err := scanUser(tx.QueryRowContext(ctx, `
+			UPDATE users SET timezone = ?, updated_at = ? WHERE id = ?
+			RETURNING `+userColumns,
+			tz, s.now(), userID), &u)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrUserNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: set timezone: %w", err)
+		}
+		return nil
+	})
+	return u, err
+}
+
+// Credentials are what first start prints: a user, its password and a key.
+type Credentials struct {
+	User     User
+	Password string
+	Token    string
+}
+
+// Bootstrap creates the first user, with a random password and an API key,
+// when the database has no user at all. It returns nil when users exist,
+// so the credentials are made and shown once in the life of a database.
+func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, error) {
+	var creds *Credentials
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
+			return fmt.Errorf("store: count users: %w", err)
+		}
+		if n > 0 {
+			return nil
+		}
+		password := rand.Text()
+		u, err := s.createUser(ctx, tx, NewUser{FirstName: "Admin", LastName: "User", Email: email, Password: password})
+		if err != nil {
+			return err
+		}
+		_, token, err := s.createAPIKey(ctx, tx, u.ID, "First start key")
+		if err != nil {
+			return err
+		}
+		creds = &Credentials{User: u, Password: password, Token: token}
+		return nil
+	})
+	return creds, err
+}
