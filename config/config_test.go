@@ -1,0 +1,149 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Config{
+		Addr: "127.0.0.1:8080", DB: "kith.db", RatePerMinute: 60, TrustedProxies: []string{},
+		CORSOrigins: []string{"*"}, LogLevel: "info", LogFormat: "json", BootstrapEmail: "admin@example.com",
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("defaults\n got %+v\nwant %+v", c, want)
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	file := writeFile(t, "kith.yaml", `
+addr: 127.0.0.1:7000
+db: from-file.db
+rate:
+  per_minute: 10
+log:
+  level: debug
+trusted_proxies: [10.0.0.1, 192.168.0.0/16]
+base_url: https://kith.example.org/
+`)
+	c, err := Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:7000" || c.DB != "from-file.db" || c.RatePerMinute != 10 || c.LogLevel != "debug" ||
+		c.BaseURL != "https://kith.example.org" || !reflect.DeepEqual(c.TrustedProxies, []string{"10.0.0.1/32", "192.168.0.0/16"}) {
+		t.Errorf("file: %+v", c)
+	}
+
+	t.Setenv("KITH_DB", "from-env.db")
+	t.Setenv("KITH_RATE_PER_MINUTE", "0")
+	t.Setenv("KITH_LOG_LEVEL", "warn")
+	t.Setenv("KITH_TRUSTED_PROXIES", "127.0.0.1, ::1")
+	c, err = Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DB != "from-env.db" || c.RatePerMinute != 0 || c.LogLevel != "warn" || c.Addr != "127.0.0.1:7000" ||
+		!reflect.DeepEqual(c.TrustedProxies, []string{"127.0.0.1/32", "::1/128"}) {
+		t.Errorf("environment over file: %+v", c)
+	}
+
+	c, err = Load(file, map[string]string{"db": "from-flag.db", "addr": "0.0.0.0:9000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DB != "from-flag.db" || c.Addr != "0.0.0.0:9000" || c.LogLevel != "warn" {
+		t.Errorf("flag over environment: %+v", c)
+	}
+}
+
+func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
+	values := map[string]string{
+		"addr": "127.0.0.1:1", "db": "x.db", "base_url": "http://h", "rate.per_minute": "7",
+		"trusted_proxies": "10.0.0.0/8", "cors.allowed_origins": "https://a.example", "log.level": "error",
+		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
+	}
+	if len(values) != len(keys) {
+		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
+	}
+	for name, v := range values {
+		t.Setenv(EnvName(name), v)
+	}
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:1" || c.DB != "x.db" || c.BaseURL != "http://h" || c.RatePerMinute != 7 ||
+		c.TrustedProxies[0] != "10.0.0.0/8" || c.CORSOrigins[0] != "https://a.example" || c.LogLevel != "error" ||
+		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" {
+		t.Errorf("from the environment: %+v", c)
+	}
+}
+
+func TestBadConfigurationNamesTheKey(t *testing.T) {
+	cases := []struct {
+		env, value, wantKey string
+	}{
+		{"KITH_LOG_LEVEL", "loud", "log.level"},
+		{"KITH_LOG_FORMAT", "xml", "log.format"},
+		{"KITH_ADDR", "localhost", "addr"},
+		{"KITH_ADDR", "127.0.0.1:99999", "addr"},
+		{"KITH_RATE_PER_MINUTE", "lots", "rate.per_minute"},
+		{"KITH_RATE_PER_MINUTE", "-1", "rate.per_minute"},
+		{"KITH_TRUSTED_PROXIES", "10.0.0.0/33", "trusted_proxies"},
+		{"KITH_BASE_URL", "kith.example.org", "base_url"},
+		{"KITH_CORS_ALLOWED_ORIGINS", "app.example", "cors.allowed_origins"},
+		{"KITH_TLS_CERT_FILE", "/nonexistent/cert.pem", "tls.cert_file"},
+		{"KITH_BOOTSTRAP_EMAIL", "admin", "bootstrap.email"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
+			t.Setenv(tc.env, tc.value)
+			if tc.env == "KITH_TLS_CERT_FILE" {
+				t.Setenv("KITH_TLS_KEY_FILE", "/nonexistent/key.pem")
+			}
+			_, err := Load("", nil)
+			if err == nil || !strings.Contains(err.Error(), tc.wantKey) {
+				t.Errorf("error %v does not name %s", err, tc.wantKey)
+			}
+		})
+	}
+}
+
+func TestTLSNeedsBothFiles(t *testing.T) {
+	t.Setenv("KITH_TLS_CERT_FILE", writeFile(t, "cert.pem", "x"))
+	_, err := Load("", nil)
+	if err == nil || !strings.Contains(err.Error(), "set together") {
+		t.Errorf("cert without key: %v", err)
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml"), nil); err == nil {
+		t.Error("a missing file is accepted")
+	}
+	typo := writeFile(t, "kith.yaml", "rate:\n  per_minut: 5\n")
+	if _, err := Load(typo, nil); err == nil || !strings.Contains(err.Error(), `"rate.per_minut"`) {
+		t.Errorf("unknown key: %v", err)
+	}
+	broken := writeFile(t, "kith.yaml", "addr: [\n")
+	if _, err := Load(broken, nil); err == nil {
+		t.Error("broken YAML is accepted")
+	}
+}
