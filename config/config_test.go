@@ -147,3 +147,23 @@ func TestFileErrors(t *testing.T) {
 		t.Error("broken YAML is accepted")
 	}
 }
+
+// TestExampleFile keeps config.example.yaml honest: it loads, it names
+// every key with its environment variable, and its values are the defaults.
+func TestExampleFile(t *testing.T) {
+	c, err := Load("../config.example.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := Load("", nil)
+	if !reflect.DeepEqual(c, def) {
+		t.Errorf("the example's values differ from the defaults:\n got %+v\nwant %+v", c, def)
+	}
+	raw, _ := os.ReadFile("../config.example.yaml")
+	for _, k := range keys {
+		leaf := k.name[strings.LastIndex(k.name, ".")+1:]
+		if !strings.Contains(string(raw), leaf+":") || !strings.Contains(string(raw), EnvName(k.name)) {
+			t.Errorf("config.example.yaml does not show %s with %s", k.name, EnvName(k.name))
+		}
+	}
+}
