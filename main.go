@@ -189,9 +189,9 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 
 func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout io.Writer) error {
 	var missing []string
-	for flagName, v := range map[string]string{"--email": nu.email, "--first-name": nu.firstName, "--last-name": nu.lastName} {
-		if strings.TrimSpace(v) == "" {
-			missing = append(missing, flagName)
+	for _, f := range [][2]string{{"--email", nu.email}, {"--first-name", nu.firstName}, {"--last-name", nu.lastName}} {
+		if strings.TrimSpace(f[1]) == "" {
+			missing = append(missing, f[0])
 		}
 	}
 	if len(missing) > 0 {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -113,7 +114,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		ctx := c.Request().Context()
 		sess, err := s.store.Authenticate(ctx, token)
-		if err == store.ErrUnauthenticated {
+		if errors.Is(err, store.ErrUnauthenticated) {
 			return next(c)
 		}
 		if err != nil {

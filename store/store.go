@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -42,6 +43,9 @@ type Store struct {
 	Now func() time.Time
 	// PasswordCost is the bcrypt cost of new password hashes; tests lower it.
 	PasswordCost int
+
+	dummyOnce sync.Once
+	dummyHash []byte // of the same cost as real ones, for Login's timing
 }
 
 // dsn builds a connection string whose pragmas every pooled connection

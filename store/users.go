@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
-	"sync"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -121,13 +120,6 @@ func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, e
 	return u, nil
 }
 
-// dummyHash is compared against when no user has the email, so that an
-// unknown email takes as long to refuse as a wrong password.
-var dummyHash struct {
-	once sync.Once
-	hash []byte
-}
-
 // Login returns the user with this email and password, or
 // ErrInvalidCredentials whichever of the two is wrong.
 func (s *Store) Login(ctx context.Context, email, password string) (User, error) {
@@ -135,10 +127,12 @@ func (s *Store) Login(ctx context.Context, email, password string) (User, error)
 	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
 		strings.ToLower(email)), &u)
 	if errors.Is(err, sql.ErrNoRows) {
-		dummyHash.once.Do(func() {
-			dummyHash.hash, _ = bcrypt.GenerateFromPassword([]byte(rand.Text()), s.PasswordCost)
+		// Compare anyway, so that an unknown email takes as long to refuse
+		// as a wrong password and does not reveal who has an account.
+		s.dummyOnce.Do(func() {
+			s.dummyHash, _ = bcrypt.GenerateFromPassword([]byte(rand.Text()), s.PasswordCost)
 		})
-		bcrypt.CompareHashAndPassword(dummyHash.hash, []byte(password))
+		bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
 		return User{}, ErrInvalidCredentials
 	}
 	if err != nil {
