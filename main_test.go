@@ -181,10 +181,10 @@ func TestCommands(t *testing.T) {
 	if code, out, _ := cmd("version"); code != 0 || out != "kith dev\n" {
 		t.Errorf("version: %d %q", code, out)
 	}
-	if code, out, _ := cmd("migrate", "--db", db); code != 0 || !strings.Contains(out, "applied 0001_init") {
+	if code, out, _ := cmd("migrate", "--db", db); code != 0 || !strings.Contains(out, "applied 0001_init\napplied 0002_persons_tasks\n") {
 		t.Errorf("migrate: %d %q", code, out)
 	}
-	if code, out, _ := cmd("migrate", "--db", db); code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "schema version 1") {
+	if code, out, _ := cmd("migrate", "--db", db); code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "schema version 2") {
 		t.Errorf("migrate again: %d %q", code, out)
 	}
 

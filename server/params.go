@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -278,6 +279,67 @@ func (p *params) date(key string) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// sent reports whether the request carries key at all, even empty or null:
+// a PATCH tells "leave it" (not sent) from "clear it" (sent empty).
+func (p *params) sent(key string) bool {
+	_, ok := p.values[key]
+	return ok
+}
+
+// oneOf returns key's value if it is one of allowed, def when absent.
+func (p *params) oneOf(key string, allowed []string, def string) string {
+	s := p.text(key, 255)
+	if s == nil {
+		return def
+	}
+	for _, a := range allowed {
+		if *s == a {
+			return a
+		}
+	}
+	p.fail(key, "The selected "+attr(key)+" is invalid.")
+	return def
+}
+
+// between returns an integer within [lo, hi], or nil.
+func (p *params) between(key string, lo, hi int64) *int64 {
+	n := p.integer(key)
+	if n != nil && (*n < lo || *n > hi) {
+		p.fail(key, fmt.Sprintf("The %s field must be between %d and %d.", attr(key), lo, hi))
+		return nil
+	}
+	return n
+}
+
+// Unix times Kith accepts: years 1 to 9999, which every client can format.
+const (
+	minUnix = -62135596800
+	maxUnix = 253402300799
+)
+
+// timestamp accepts a Unix time (integer), a date YYYY-MM-DD (midnight
+// UTC) or an RFC 3339 time, and returns Unix seconds.
+func (p *params) timestamp(key string) *int64 {
+	s, isText, present := p.scalar(key)
+	if !present {
+		return nil
+	}
+	var unix int64
+	var err error
+	if unix, err = strconv.ParseInt(s, 10, 64); err != nil {
+		var t time.Time
+		if t, err = time.Parse(time.DateOnly, s); err != nil {
+			t, err = time.Parse(time.RFC3339, s)
+		}
+		unix = t.Unix()
+	}
+	if !isText || err != nil || unix < minUnix || unix > maxUnix {
+		p.fail(key, "The "+attr(key)+" field must be a valid date.")
+		return nil
+	}
+	return &unix
 }
 
 // pathID reads a positive integer id from the path. Anything else names

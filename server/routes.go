@@ -37,6 +37,27 @@ func (s *Server) routes(corsOrigins []string) {
 	e.GET("/api/me/timezone", s.handleTimezoneShow, auth)
 	e.PUT("/api/me/timezone", s.handleTimezoneUpdate, auth)
 
+	e.GET("/api/persons", s.handlePersonList, auth)
+	e.POST("/api/persons", s.handlePersonCreate, auth)
+	e.GET("/api/persons/:person", s.handlePersonShow, auth)
+	e.PUT("/api/persons/:person", s.handlePersonUpdate, auth)
+	e.DELETE("/api/persons/:person", s.handlePersonDelete, auth)
+	e.PATCH("/api/persons/:person/physical-appearance", s.handleAppearanceUpdate, auth)
+	e.PATCH("/api/persons/:person/age", s.handleAgeUpdate, auth)
+
+	e.GET("/api/persons/:person/tasks", s.handleTaskList, auth)
+	e.POST("/api/persons/:person/tasks", s.handleTaskCreate, auth)
+	e.GET("/api/persons/:person/tasks/:task", s.handleTaskShow, auth)
+	e.PUT("/api/persons/:person/tasks/:task", s.handleTaskUpdate, auth)
+	e.DELETE("/api/persons/:person/tasks/:task", s.handleTaskDelete, auth)
+	e.PUT("/api/tasks/:task/toggle", s.handleTaskToggle, auth)
+
+	e.GET("/api/administration/task-categories", s.handleCategoryList, auth)
+	e.POST("/api/administration/task-categories", s.handleCategoryCreate, auth)
+	e.GET("/api/administration/task-categories/:id", s.handleCategoryShow, auth)
+	e.PUT("/api/administration/task-categories/:id", s.handleCategoryUpdate, auth)
+	e.DELETE("/api/administration/task-categories/:id", s.handleCategoryDelete, auth)
+
 	e.GET("/api/administration/api", s.handleKeyList, auth)
 	e.POST("/api/administration/api", s.handleKeyCreate, auth)
 	e.GET("/api/administration/api/:id", s.handleKeyShow, auth)

@@ -1,0 +1,173 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+type taskCategoryJSON struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Color string `json:"color"`
+}
+
+type taskPersonJSON struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+type taskJSON struct {
+	ID           int64             `json:"id"`
+	Object       string            `json:"object"`
+	Name         string            `json:"name"`
+	IsCompleted  bool              `json:"is_completed"`
+	DueAt        *int64            `json:"due_at"`
+	CompletedAt  *int64            `json:"completed_at"`
+	TaskCategory *taskCategoryJSON `json:"task_category"`
+	Person       taskPersonJSON    `json:"person"`
+	CreatedAt    int64             `json:"created_at"`
+	UpdatedAt    int64             `json:"updated_at"`
+}
+
+func taskOut(t store.Task) taskJSON {
+	out := taskJSON{
+		ID: t.ID, Object: "task", Name: t.Name, IsCompleted: t.IsCompleted, DueAt: t.DueAt,
+		CompletedAt: t.CompletedAt, Person: taskPersonJSON{t.PersonID, t.PersonName},
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+	}
+	if t.Category != nil {
+		out.TaskCategory = &taskCategoryJSON{t.Category.ID, t.Category.Name, t.Category.Color}
+	}
+	return out
+}
+
+// taskIDs reads the person and task ids of a nested task route.
+func taskIDs(c echo.Context) (personID, taskID int64, err error) {
+	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
+		return 0, 0, err
+	}
+	taskID, err = pathID(c, "task", store.ErrTaskNotFound)
+	return personID, taskID, err
+}
+
+// taskInput reads the fields of a task; due_at takes a Unix time, a date
+// or an RFC 3339 time on both create and update.
+func taskInput(p *params) store.TaskInput {
+	in := store.TaskInput{
+		Name:       p.requiredText("name", 255),
+		DueAt:      p.timestamp("due_at"),
+		CategoryID: p.integer("task_category_id"),
+	}
+	if in.CategoryID != nil && *in.CategoryID <= 0 {
+		p.fail("task_category_id", "The selected task category id is invalid.")
+	}
+	return in
+}
+
+// taskError turns an unknown category into the 422 a client can act on.
+func taskError(err error) error {
+	if errors.Is(err, store.ErrUnknownCategory) {
+		return invalid("task_category_id", "The selected task category id is invalid.")
+	}
+	return err
+}
+
+func (s *Server) handleTaskList(c echo.Context) error {
+	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	tasks, err := s.store.Tasks(c.Request().Context(), account(c), personID)
+	if err != nil {
+		return err
+	}
+	out := make([]taskJSON, len(tasks))
+	for i, t := range tasks {
+		out[i] = taskOut(t)
+	}
+	return c.JSON(http.StatusOK, dataBody[[]taskJSON]{out})
+}
+
+func (s *Server) handleTaskShow(c echo.Context) error {
+	personID, taskID, err := taskIDs(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Task(c.Request().Context(), account(c), personID, taskID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[taskJSON]{taskOut(t)})
+}
+
+func (s *Server) handleTaskCreate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := taskInput(p)
+	if err := validated(p, func() error { _, err := s.store.Person(ctx, acct, personID); return err }); err != nil {
+		return err
+	}
+	t, err := s.store.CreateTask(ctx, acct, personID, in)
+	if err != nil {
+		return taskError(err)
+	}
+	return c.JSON(http.StatusCreated, dataBody[taskJSON]{taskOut(t)})
+}
+
+// handleTaskUpdate replaces name, due date and category; completion
+// changes only when is_completed is sent.
+func (s *Server) handleTaskUpdate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	personID, taskID, err := taskIDs(c)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := taskInput(p)
+	in.IsCompleted = p.boolean("is_completed")
+	if err := validated(p, func() error { _, err := s.store.Task(ctx, acct, personID, taskID); return err }); err != nil {
+		return err
+	}
+	t, err := s.store.UpdateTask(ctx, acct, personID, taskID, in)
+	if err != nil {
+		return taskError(err)
+	}
+	return c.JSON(http.StatusOK, dataBody[taskJSON]{taskOut(t)})
+}
+
+func (s *Server) handleTaskDelete(c echo.Context) error {
+	personID, taskID, err := taskIDs(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteTask(c.Request().Context(), account(c), personID, taskID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *Server) handleTaskToggle(c echo.Context) error {
+	taskID, err := pathID(c, "task", store.ErrTaskNotFound)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.ToggleTask(c.Request().Context(), account(c), taskID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[taskJSON]{taskOut(t)})
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Errors of persons.
+var (
+	ErrPersonNotFound = &NotFoundError{What: "Person"}
+	// ErrPersonProtected is returned for deleting a person whose
+	// can_be_deleted is false.
+	ErrPersonProtected = errors.New("store: person cannot be deleted")
+)
+
+// AppearanceFields are the physical appearance attributes of a person, in
+// the order the API shows them; each is a column of its own.
+var AppearanceFields = []string{
+	"height", "weight", "build", "skin_tone", "face_shape", "eye_color", "eye_shape", "hair_color",
+	"hair_type", "hair_length", "facial_hair", "scars", "tatoos", "piercings", "distinctive_marks",
+	"glasses", "dress_style", "voice",
+}
+
+// Person is someone in the user's life.
+type Person struct {
+	ID                                                                   int64
+	AccountID                                                            int64
+	FirstName                                                            string
+	LastName, MiddleName, Nickname, MaidenName, Prefix, Suffix, HowWeMet *string
+	MaritalStatus, KidsStatus                                            string
+	CanBeDeleted, IsListed                                               bool
+	Age                                                                  Age
+	Appearance                                                           []*string // by AppearanceFields
+	CreatedAt, UpdatedAt                                                 int64
+}
+
+// Age is what is known of a person's age: one of three kinds, by Type.
+type Age struct {
+	Type           *string // "exact", "estimated", "bracket", or nil
+	Year           *int64  // exact
+	Month, Day     *int64  // exact, optional
+	Estimated      *int64  // estimated: the age when it was set
+	EstimatedAt    *int64  // estimated: when it was set
+	Bracket        *string // bracket: "N-M"
+	YearlyReminder *bool
+}
+
+// PersonInput is what creating or replacing a person takes.
+type PersonInput struct {
+	FirstName                                                            string
+	LastName, MiddleName, Nickname, MaidenName, Prefix, Suffix, HowWeMet *string
+	MaritalStatus, KidsStatus                                            string
+	CanBeDeleted, IsListed                                               bool
+}
+
+// FullName is first and last name joined by a space, or the first alone.
+func FullName(first string, last *string) string {
+	if last == nil || *last == "" {
+		return first
+	}
+	return first + " " + *last
+}
+
+var personColumns = `id, account_id, first_name, last_name, middle_name, nickname, maiden_name, prefix, suffix,
+	how_we_met, marital_status, kids_status, can_be_deleted, is_listed,
+	age_type, age_year, age_month, age_day, estimated_age, estimated_at, age_bracket, yearly_reminder,
+	` + strings.Join(AppearanceFields, ", ") + `, created_at, updated_at`
+
+func scanPerson(sc scanner, p *Person) error {
+	p.Appearance = make([]*string, len(AppearanceFields))
+	dest := []any{&p.ID, &p.AccountID, &p.FirstName, &p.LastName, &p.MiddleName, &p.Nickname, &p.MaidenName,
+		&p.Prefix, &p.Suffix, &p.HowWeMet, &p.MaritalStatus, &p.KidsStatus, &p.CanBeDeleted, &p.IsListed,
+		&p.Age.Type, &p.Age.Year, &p.Age.Month, &p.Age.Day, &p.Age.Estimated, &p.Age.EstimatedAt,
+		&p.Age.Bracket, &p.Age.YearlyReminder}
+	for i := range p.Appearance {
+		dest = append(dest, &p.Appearance[i])
+	}
+	return sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt)...)
+}
+
+// Persons returns one page of the account's persons by id, and how many
+// the account has in all.
+func (s *Store) Persons(ctx context.Context, accountID int64, limit, offset int) ([]Person, int, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list persons: %w", err)
+	}
+	defer tx.Rollback()
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE account_id = ?`, accountID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: count persons: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+personColumns+` FROM persons
+		WHERE account_id = ? ORDER BY id LIMIT ? OFFSET ?`, accountID, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list persons: %w", err)
+	}
+	defer rows.Close()
+	persons := []Person{}
+	for rows.Next() {
+		var p Person
+		if err := scanPerson(rows, &p); err != nil {
+			return nil, 0, fmt.Errorf("store: scan person: %w", err)
+		}
+		persons = append(persons, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: list persons: %w", err)
+	}
+	return persons, total, nil
+}
+
+// Person returns one of the account's persons.
+func (s *Store) Person(ctx context.Context, accountID, id int64) (Person, error) {
+	return getPerson(ctx, s.r, accountID, id)
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func getPerson(ctx context.Context, q queryer, accountID, id int64) (Person, error) {
+	var p Person
+	err := scanPerson(q.QueryRowContext(ctx, `SELECT `+personColumns+` FROM persons WHERE id = ? AND account_id = ?`, id, accountID), &p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Person{}, ErrPersonNotFound
+	}
+	if err != nil {
+		return Person{}, fmt.Errorf("store: get person: %w", err)
+	}
+	return p, nil
+}
+
+// CreatePerson adds a person to the account.
+func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInput) (Person, error) {
+	var p Person
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		err := scanPerson(tx.QueryRowContext(ctx, `
+			INSERT INTO persons (account_id, first_name, last_name, middle_name, nickname, maiden_name, prefix, suffix,
+				how_we_met, marital_status, kids_status, can_be_deleted, is_listed, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING `+personColumns,
+			accountID, in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
+			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.CanBeDeleted, in.IsListed, now, now), &p)
+		if err != nil {
+			return fmt.Errorf("store: create person: %w", err)
+		}
+		return nil
+	})
+	return p, err
+}
+
+// UpdatePerson replaces the person's names, statuses and flags; age and
+// appearance have their own methods.
+func (s *Store) UpdatePerson(ctx context.Context, accountID, id int64, in PersonInput) (Person, error) {
+	return s.updatePerson(ctx, accountID, id, `first_name = ?, last_name = ?, middle_name = ?, nickname = ?,
+		maiden_name = ?, prefix = ?, suffix = ?, how_we_met = ?, marital_status = ?, kids_status = ?,
+		can_be_deleted = ?, is_listed = ?`,
+		in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
+		in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.CanBeDeleted, in.IsListed)
+}
+
+// UpdateAppearance sets the appearance fields in changes (by name, from
+// AppearanceFields; nil clears one) and leaves the others as they are.
+func (s *Store) UpdateAppearance(ctx context.Context, accountID, id int64, changes map[string]*string) (Person, error) {
+	var sets []string
+	var args []any
+	for _, f := range AppearanceFields { // the column names come from our list, never from the request
+		if v, ok := changes[f]; ok {
+			sets = append(sets, f+" = ?")
+			args = append(args, v)
+		}
+	}
+	if len(sets) == 0 {
+		return s.Person(ctx, accountID, id)
+	}
+	return s.updatePerson(ctx, accountID, id, strings.Join(sets, ", "), args...)
+}
+
+// SetAge replaces what is known of the person's age. Every age column is
+// written, so the columns of the kind not chosen are cleared.
+func (s *Store) SetAge(ctx context.Context, accountID, id int64, a Age) (Person, error) {
+	return s.updatePerson(ctx, accountID, id, `age_type = ?, age_year = ?, age_month = ?, age_day = ?,
+		estimated_age = ?, estimated_at = ?, age_bracket = ?, yearly_reminder = ?`,
+		a.Type, a.Year, a.Month, a.Day, a.Estimated, a.EstimatedAt, a.Bracket, a.YearlyReminder)
+}
+
+// updatePerson runs "UPDATE persons SET <sets>, updated_at = now" on one
+// person of the account and returns it.
+func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets string, args ...any) (Person, error) {
+	var p Person
+	args = append(args, s.now(), id, accountID)
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		err := scanPerson(tx.QueryRowContext(ctx, `UPDATE persons SET `+sets+`, updated_at = ?
+			WHERE id = ? AND account_id = ? RETURNING `+personColumns, args...), &p)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrPersonNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: update person: %w", err)
+		}
+		return nil
+	})
+	return p, err
+}
+
+// DeletePerson deletes the person and, by cascade, its tasks.
+func (s *Store) DeletePerson(ctx context.Context, accountID, id int64) error {
+	return s.withTx(ctx, func(tx *sql.Tx) error {
+		var deletable bool
+		err := tx.QueryRowContext(ctx, `SELECT can_be_deleted FROM persons WHERE id = ? AND account_id = ?`, id, accountID).Scan(&deletable)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrPersonNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: delete person: %w", err)
+		}
+		if !deletable {
+			return ErrPersonProtected
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM persons WHERE id = ? AND account_id = ?`, id, accountID); err != nil {
+			return fmt.Errorf("store: delete person: %w", err)
+		}
+		return nil
+	})
+}

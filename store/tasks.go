@@ -1,0 +1,239 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Errors of tasks.
+var (
+	ErrTaskNotFound = &NotFoundError{What: "Task"}
+	// ErrUnknownCategory is returned for a task_category_id that is not a
+	// category of the account: a client's mistake, not a missing route.
+	ErrUnknownCategory = errors.New("store: unknown task category")
+)
+
+// Task is something to do about a person.
+type Task struct {
+	ID          int64
+	PersonID    int64
+	PersonName  string
+	Name        string
+	IsCompleted bool
+	DueAt       *int64
+	CompletedAt *int64
+	Category    *CategoryRef
+	CreatedAt   int64
+	UpdatedAt   int64
+}
+
+// CategoryRef is the part of a category that a task shows.
+type CategoryRef struct {
+	ID          int64
+	Name, Color string
+}
+
+// TaskInput is what creating or updating a task takes. IsCompleted nil
+// leaves completion as it is.
+type TaskInput struct {
+	Name        string
+	DueAt       *int64
+	CategoryID  *int64
+	IsCompleted *bool
+}
+
+// taskQuery selects tasks with their person and category in one query.
+// It starts from the person, so that listing the tasks of a person who has
+// none still yields one row (with NULL task columns) and tells "no tasks"
+// from "no such person".
+const taskQuery = `SELECT p.id, p.first_name, p.last_name,
+	t.id, t.name, t.is_completed, t.due_at, t.completed_at, t.created_at, t.updated_at,
+	c.id, c.name, c.color
+	FROM persons p
+	LEFT JOIN tasks t ON t.person_id = p.id
+	LEFT JOIN task_categories c ON c.id = t.task_category_id`
+
+// scanTask reads a row of taskQuery; ok is false for a person without task.
+func scanTask(sc scanner) (t Task, ok bool, err error) {
+	var (
+		first                         string
+		last, name, catName, catColor *string
+		id, created, updated, catID   *int64
+		completed                     *bool
+	)
+	err = sc.Scan(&t.PersonID, &first, &last, &id, &name, &completed, &t.DueAt, &t.CompletedAt,
+		&created, &updated, &catID, &catName, &catColor)
+	if err != nil || id == nil {
+		return Task{}, false, err
+	}
+	t.ID, t.Name, t.IsCompleted, t.CreatedAt, t.UpdatedAt = *id, *name, *completed, *created, *updated
+	t.PersonName = FullName(first, last)
+	if catID != nil {
+		t.Category = &CategoryRef{ID: *catID, Name: *catName, Color: *catColor}
+	}
+	return t, true, nil
+}
+
+// Tasks lists the person's tasks, newest first.
+func (s *Store) Tasks(ctx context.Context, accountID, personID int64) ([]Task, error) {
+	rows, err := s.r.QueryContext(ctx, taskQuery+`
+		WHERE p.id = ? AND p.account_id = ?
+		ORDER BY t.created_at DESC, t.id DESC`, personID, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("store: list tasks: %w", err)
+	}
+	defer rows.Close()
+	tasks := []Task{}
+	found := false
+	for rows.Next() {
+		found = true
+		t, ok, err := scanTask(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: scan task: %w", err)
+		}
+		if ok {
+			tasks = append(tasks, t)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list tasks: %w", err)
+	}
+	if !found {
+		return nil, ErrPersonNotFound
+	}
+	return tasks, nil
+}
+
+// Task returns one task of the person. When there is none it says whether
+// the person or the task is missing.
+func (s *Store) Task(ctx context.Context, accountID, personID, id int64) (Task, error) {
+	return getTask(ctx, s.r, accountID, personID, id)
+}
+
+func getTask(ctx context.Context, q queryer, accountID, personID, id int64) (Task, error) {
+	t, ok, err := scanTask(q.QueryRowContext(ctx, taskQuery+`
+		WHERE t.id = ? AND t.person_id = ? AND t.account_id = ?`, id, personID, accountID))
+	if err == nil && ok {
+		return t, nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Task{}, fmt.Errorf("store: get task: %w", err)
+	}
+	if _, err := getPerson(ctx, q, accountID, personID); err != nil {
+		return Task{}, err
+	}
+	return Task{}, ErrTaskNotFound
+}
+
+// checkCategory returns ErrUnknownCategory unless id is nil or a category
+// of the account. The writer's transaction holds the lock, so the category
+// cannot vanish between this check and the write.
+func checkCategory(ctx context.Context, tx *sql.Tx, accountID int64, id *int64) error {
+	if id == nil {
+		return nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM task_categories WHERE id = ? AND account_id = ?`, *id, accountID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrUnknownCategory
+	}
+	if err != nil {
+		return fmt.Errorf("store: check category: %w", err)
+	}
+	return nil
+}
+
+// CreateTask adds a task, not completed, to the person.
+func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
+	var t Task
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		if _, err := getPerson(ctx, tx, accountID, personID); err != nil {
+			return err
+		}
+		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
+			return err
+		}
+		now := s.now()
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			accountID, personID, in.CategoryID, in.Name, in.DueAt, now, now).Scan(&id)
+		if err != nil {
+			return fmt.Errorf("store: create task: %w", err)
+		}
+		t, err = getTask(ctx, tx, accountID, personID, id)
+		return err
+	})
+	return t, err
+}
+
+// UpdateTask replaces the task's name, due date and category, and sets its
+// completion when in.IsCompleted is given. completed_at becomes now when
+// the task becomes completed and NULL when it stops being so.
+func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, in TaskInput) (Task, error) {
+	var t Task
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		if _, err := getTask(ctx, tx, accountID, personID, id); err != nil {
+			return err
+		}
+		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE tasks SET name = :name, due_at = :due, task_category_id = :category,
+				completed_at = CASE
+					WHEN :done IS NULL OR :done = is_completed THEN completed_at
+					WHEN :done = 1 THEN :now
+					ELSE NULL END,
+				is_completed = coalesce(:done, is_completed),
+				updated_at = :now
+			WHERE id = :id AND account_id = :account`,
+			sql.Named("name", in.Name), sql.Named("due", in.DueAt), sql.Named("category", in.CategoryID),
+			sql.Named("done", in.IsCompleted), sql.Named("now", s.now()), sql.Named("id", id), sql.Named("account", accountID))
+		if err != nil {
+			return fmt.Errorf("store: update task: %w", err)
+		}
+		t, err = getTask(ctx, tx, accountID, personID, id)
+		return err
+	})
+	return t, err
+}
+
+// ToggleTask flips the completion of any task of the account.
+func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, error) {
+	var t Task
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		var personID int64
+		err := tx.QueryRowContext(ctx, `UPDATE tasks SET is_completed = 1 - is_completed,
+				completed_at = CASE WHEN is_completed = 0 THEN ? ELSE NULL END, updated_at = ?
+			WHERE id = ? AND account_id = ? RETURNING person_id`, now, now, id, accountID).Scan(&personID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrTaskNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: toggle task: %w", err)
+		}
+		t, err = getTask(ctx, tx, accountID, personID, id)
+		return err
+	})
+	return t, err
+}
+
+// DeleteTask deletes one task of the person.
+func (s *Store) DeleteTask(ctx context.Context, accountID, personID, id int64) error {
+	return s.withTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM tasks WHERE id = ? AND person_id = ? AND account_id = ?`, id, personID, accountID)
+		if err != nil {
+			return fmt.Errorf("store: delete task: %w", err)
+		}
+		if err := mustAffect(res, ErrTaskNotFound); err != nil {
+			if _, perr := getPerson(ctx, tx, accountID, personID); perr != nil {
+				return perr
+			}
+			return err
+		}
+		return nil
+	})
+}
