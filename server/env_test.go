@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -44,13 +45,15 @@ type env struct {
 	st    *store.Store
 	clock *clock
 	logs  *strings.Builder
+	path  string // of the database file
 }
 
 // newEnv starts a server with rate limiting off unless opts turn it on.
 func newEnv(t *testing.T, opts ...func(*Options)) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "kith.db"))
+	path := filepath.Join(t.TempDir(), "kith.db")
+	st, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +77,7 @@ func newEnv(t *testing.T, opts ...func(*Options)) *env {
 	}
 	o.Limiter.Now = clk.Now
 	o.Logins.Now = clk.Now
-	return &env{t: t, srv: New(o), st: st, clock: clk, logs: logs}
+	return &env{t: t, srv: New(o), st: st, clock: clk, logs: logs, path: path}
 }
 
 type syncWriter struct {
@@ -230,4 +233,19 @@ func mapKeys(m map[string]any) []string {
 func errBody(status int, message string) []string {
 	b, _ := json.Marshal(map[string]any{"message": message})
 	return []string{strings.TrimSuffix(string(b), "}"), `"status":` + strconv.Itoa(status)}
+}
+
+// count runs a count query on the database file itself, beside the store.
+func (e *env) count(query string, args ...any) int {
+	e.t.Helper()
+	db, err := sql.Open("sqlite", "file:"+e.path+"?mode=ro")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(query, args...).Scan(&n); err != nil {
+		e.t.Fatal(err)
+	}
+	return n
 }
