@@ -67,6 +67,7 @@ func New(o Options) *Server {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.JSONSerializer = jsonSerializer{}
 	s.routes(o.CORSOrigins)
 	return s
 }
