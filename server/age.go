@@ -47,7 +47,7 @@ func (s *Server) handleAgeUpdate(c echo.Context) error {
 	if age.YearlyReminder == nil && !p.failed("add_yearly_reminder") {
 		p.fail("add_yearly_reminder", "The add yearly reminder field is required.")
 	}
-	if err := validated(p, func() error { _, err := s.store.Person(ctx, acct, id); return err }); err != nil {
+	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
 		return err
 	}
 	per, err := s.store.SetAge(ctx, acct, id, age)

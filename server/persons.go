@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -88,6 +89,14 @@ func validated(p *params, exists func() error) error {
 		return missing
 	}
 	return err
+}
+
+// personExists is validated's check on routes that name a person.
+func (s *Server) personExists(ctx context.Context, acct, id int64) func() error {
+	return func() error {
+		_, err := s.store.Person(ctx, acct, id)
+		return err
+	}
 }
 
 func personInput(p *params) store.PersonInput {
@@ -184,7 +193,7 @@ func (s *Server) handlePersonUpdate(c echo.Context) error {
 		return err
 	}
 	in := personInput(p)
-	if err := validated(p, func() error { _, err := s.store.Person(ctx, acct, id); return err }); err != nil {
+	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
 		return err
 	}
 	per, err := s.store.UpdatePerson(ctx, acct, id, in)
@@ -227,7 +236,7 @@ func (s *Server) handleAppearanceUpdate(c echo.Context) error {
 			changes[f] = p.text(f, 255)
 		}
 	}
-	if err := validated(p, func() error { _, err := s.store.Person(ctx, acct, id); return err }); err != nil {
+	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
 		return err
 	}
 	per, err := s.store.UpdateAppearance(ctx, acct, id, changes)

@@ -115,7 +115,7 @@ func (s *Server) handleTaskCreate(c echo.Context) error {
 		return err
 	}
 	in := taskInput(p)
-	if err := validated(p, func() error { _, err := s.store.Person(ctx, acct, personID); return err }); err != nil {
+	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	t, err := s.store.CreateTask(ctx, acct, personID, in)
