@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -140,7 +141,7 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	persons, total, err := s.store.Persons(c.Request().Context(), account(c), int(perPage), int((page-1)*perPage))
+	persons, total, err := s.store.Persons(c.Request().Context(), account(c), perPage, pageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	for i, per := range persons {
 		out[i] = personOut(per, today, loc)
 	}
-	return c.JSON(http.StatusOK, pageOf(s.base(c)+"/api/persons", out, int(page), int(perPage), total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOf(s.base(c)+"/api/persons", out, page, perPage, total, p.sent("per_page")))
 }
 
 func (s *Server) handlePersonShow(c echo.Context) error {
@@ -253,14 +254,16 @@ type pageLinks struct {
 	Next  *string `json:"next"`
 }
 
+// pageMeta counts in int64: page is the client's number, and int is 32
+// bits on the ARM builds.
 type pageMeta struct {
-	CurrentPage int    `json:"current_page"`
-	From        *int   `json:"from"`
-	LastPage    int    `json:"last_page"`
+	CurrentPage int64  `json:"current_page"`
+	From        *int64 `json:"from"`
+	LastPage    int64  `json:"last_page"`
 	Path        string `json:"path"`
-	PerPage     int    `json:"per_page"`
-	To          *int   `json:"to"`
-	Total       int    `json:"total"`
+	PerPage     int64  `json:"per_page"`
+	To          *int64 `json:"to"`
+	Total       int64  `json:"total"`
 }
 
 type pageBody[T any] struct {
@@ -272,12 +275,12 @@ type pageBody[T any] struct {
 // pageOf wraps one page of items the way Laravel's paginator does. The
 // links keep per_page when the client chose it, so following them keeps
 // the page size.
-func pageOf[T any](path string, items []T, page, perPage, total int, keepPerPage bool) pageBody[T] {
+func pageOf[T any](path string, items []T, page, perPage, total int64, keepPerPage bool) pageBody[T] {
 	last := max(1, (total+perPage-1)/perPage)
-	link := func(n int) string {
-		q := url.Values{"page": {strconv.Itoa(n)}}
+	link := func(n int64) string {
+		q := url.Values{"page": {strconv.FormatInt(n, 10)}}
 		if keepPerPage {
-			q.Set("per_page", strconv.Itoa(perPage))
+			q.Set("per_page", strconv.FormatInt(perPage, 10))
 		}
 		return path + "?" + q.Encode()
 	}
@@ -295,8 +298,19 @@ func pageOf[T any](path string, items []T, page, perPage, total int, keepPerPage
 		b.Links.Next = &next
 	}
 	if len(items) > 0 {
-		from, to := (page-1)*perPage+1, (page-1)*perPage+len(items)
+		from := pageOffset(page, perPage) + 1 // items exist, so the offset did not saturate
+		to := from + int64(len(items)) - 1
 		b.Meta.From, b.Meta.To = &from, &to
 	}
 	return b
+}
+
+// pageOffset is how many rows come before the page. A page so far out that
+// the product overflows gets the largest offset, which is an empty page:
+// wrapping round would serve the first rows under a page number they are not.
+func pageOffset(page, perPage int64) int64 {
+	if page-1 > math.MaxInt64/perPage {
+		return math.MaxInt64
+	}
+	return (page - 1) * perPage
 }

@@ -113,6 +113,10 @@ func TestPersonList(t *testing.T) {
 		{"per_page zero", req{method: "GET", path: "/api/persons?per_page=0", key: key}, 422, errBody(422, "The per page field must be between 1 and 100.")},
 		{"page zero", req{method: "GET", path: "/api/persons?page=0", key: key}, 422, errBody(422, "The page field must be at least 1.")},
 		{"page not a number", req{method: "GET", path: "/api/persons?page=two", key: key}, 422, errBody(422, "The page field must be an integer.")},
+		{"a page so far out that its offset would wrap round is empty", req{method: "GET", path: "/api/persons?page=1152921504606846977&per_page=16", key: key}, 200,
+			[]string{`"data":[]`, `"current_page":1152921504606846977`, `"from":null`, `"to":null`, `"total":17`}},
+		{"the largest page is empty", req{method: "GET", path: "/api/persons?page=9223372036854775807", key: key}, 200,
+			[]string{`"data":[]`, `"from":null`, `"prev":"http://example.com/api/persons?page=2"`}},
 		{"an empty account", req{method: "GET", path: "/api/persons", key: e.newKeyOfEmptyAccount()}, 200,
 			[]string{`"data":[]`, `"total":0`, `"last_page":1`}},
 	})

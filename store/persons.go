@@ -83,13 +83,13 @@ func scanPerson(sc scanner, p *Person) error {
 
 // Persons returns one page of the account's persons by id, and how many
 // the account has in all.
-func (s *Store) Persons(ctx context.Context, accountID int64, limit, offset int) ([]Person, int, error) {
+func (s *Store) Persons(ctx context.Context, accountID, limit, offset int64) ([]Person, int64, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list persons: %w", err)
 	}
 	defer tx.Rollback()
-	var total int
+	var total int64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE account_id = ?`, accountID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count persons: %w", err)
 	}
