@@ -45,6 +45,8 @@ func TestTaskCreate(t *testing.T) {
 		{"category id zero", post("name=x&task_category_id=0"), 422, badCategory},
 		{"category id not a number", post("name=x&task_category_id=call"), 422, errBody(422, "The task category id field must be an integer.")},
 		{"a missing person", req{method: "POST", path: "/api/persons/999/tasks?name=x", key: key}, 404, errBody(404, "Person not found.")},
+		{"a missing person with an unknown category is still 404", req{method: "POST", path: "/api/persons/999/tasks?name=x&task_category_id=999", key: key},
+			404, errBody(404, "Person not found.")},
 		{"a missing person with bad input is still 404", req{method: "POST", path: "/api/persons/999/tasks", key: key}, 404, errBody(404, "Person not found.")},
 	})
 	if n := e.count(`SELECT count(*) FROM tasks`); n != 3 {
@@ -112,6 +114,8 @@ func TestTaskUpdateAndCompletion(t *testing.T) {
 		{"a category of no one", put("name=Call&task_category_id=999"), 422, errBody(422, "The selected task category id is invalid.")},
 		{"under the wrong person", req{method: "PUT", path: "/api/persons/" + pam + "/tasks/" + id + "?name=x", key: key}, 404, errBody(404, "Task not found.")},
 		{"under the wrong person with bad input is still 404", req{method: "PUT", path: "/api/persons/" + pam + "/tasks/" + id, key: key}, 404, errBody(404, "Task not found.")},
+		{"under the wrong person with an unknown category is still 404", req{method: "PUT", path: "/api/persons/" + pam + "/tasks/" + id + "?name=x&task_category_id=999", key: key},
+			404, errBody(404, "Task not found.")},
 	})
 	r := e.do(req{method: "GET", path: path, key: key})
 	if !strings.Contains(r.body, `"name":"Call"`) || !strings.Contains(r.body, fmt.Sprintf(`"created_at":%d`, created)) {

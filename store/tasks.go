@@ -121,10 +121,29 @@ func getTask(ctx context.Context, q queryer, accountID, personID, id int64) (Tas
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return Task{}, fmt.Errorf("store: get task: %w", err)
 	}
-	if _, err := getPerson(ctx, q, accountID, personID); err != nil {
-		return Task{}, err
+	return Task{}, missingTask(ctx, q, accountID, personID)
+}
+
+// missingTask tells, once a task of the person was not found, whether the
+// person or only the task is missing.
+func missingTask(ctx context.Context, q queryer, accountID, personID int64) error {
+	if err := checkPerson(ctx, q, accountID, personID); err != nil {
+		return err
 	}
-	return Task{}, ErrTaskNotFound
+	return ErrTaskNotFound
+}
+
+// checkPerson returns ErrPersonNotFound unless the person is the account's.
+func checkPerson(ctx context.Context, q queryer, accountID, personID int64) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM persons WHERE id = ? AND account_id = ?`, personID, accountID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrPersonNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("store: check person: %w", err)
+	}
+	return nil
 }
 
 // checkCategory returns ErrUnknownCategory unless id is nil or a category
@@ -149,7 +168,7 @@ func checkCategory(ctx context.Context, tx *sql.Tx, accountID int64, id *int64) 
 func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
 	var t Task
 	err := s.withTx(ctx, func(tx *sql.Tx) error {
-		if _, err := getPerson(ctx, tx, accountID, personID); err != nil {
+		if err := checkPerson(ctx, tx, accountID, personID); err != nil {
 			return err
 		}
 		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
@@ -175,29 +194,46 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, in TaskInput) (Task, error) {
 	var t Task
 	err := s.withTx(ctx, func(tx *sql.Tx) error {
-		if _, err := getTask(ctx, tx, accountID, personID, id); err != nil {
-			return err
-		}
+		// The category comes first: the foreign key would refuse the UPDATE
+		// itself. A missing task is still reported before a bad category.
 		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
+			if errors.Is(err, ErrUnknownCategory) {
+				if _, terr := getTask(ctx, tx, accountID, personID, id); terr != nil {
+					return terr
+				}
+			}
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE tasks SET name = :name, due_at = :due, task_category_id = :category,
+		res, err := tx.ExecContext(ctx, `UPDATE tasks SET name = :name, due_at = :due, task_category_id = :category,
 				completed_at = CASE
 					WHEN :done IS NULL OR :done = is_completed THEN completed_at
 					WHEN :done = 1 THEN :now
 					ELSE NULL END,
 				is_completed = coalesce(:done, is_completed),
 				updated_at = :now
-			WHERE id = :id AND account_id = :account`,
+			WHERE id = :id AND person_id = :person AND account_id = :account`,
 			sql.Named("name", in.Name), sql.Named("due", in.DueAt), sql.Named("category", in.CategoryID),
-			sql.Named("done", in.IsCompleted), sql.Named("now", s.now()), sql.Named("id", id), sql.Named("account", accountID))
+			sql.Named("done", in.IsCompleted), sql.Named("now", s.now()),
+			sql.Named("id", id), sql.Named("person", personID), sql.Named("account", accountID))
 		if err != nil {
 			return fmt.Errorf("store: update task: %w", err)
+		}
+		if err := mustAffect(res, ErrTaskNotFound); err != nil {
+			return taskNotAffected(ctx, tx, err, accountID, personID)
 		}
 		t, err = getTask(ctx, tx, accountID, personID, id)
 		return err
 	})
 	return t, err
+}
+
+// taskNotAffected names what is missing when a write changed no task;
+// any other error from counting the rows passes through.
+func taskNotAffected(ctx context.Context, q queryer, err error, accountID, personID int64) error {
+	if errors.Is(err, ErrTaskNotFound) {
+		return missingTask(ctx, q, accountID, personID)
+	}
+	return err
 }
 
 // ToggleTask flips the completion of any task of the account.
@@ -229,10 +265,7 @@ func (s *Store) DeleteTask(ctx context.Context, accountID, personID, id int64) e
 			return fmt.Errorf("store: delete task: %w", err)
 		}
 		if err := mustAffect(res, ErrTaskNotFound); err != nil {
-			if _, perr := getPerson(ctx, tx, accountID, personID); perr != nil {
-				return perr
-			}
-			return err
+			return taskNotAffected(ctx, tx, err, accountID, personID)
 		}
 		return nil
 	})
