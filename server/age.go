@@ -126,8 +126,7 @@ func ageOut(a store.Age, today time.Time, loc *time.Location) map[string]any {
 			"birth_year": *a.Year, "birth_month": a.Month, "birth_day": a.Day,
 			"yearly_reminder": a.YearlyReminder != nil && *a.YearlyReminder}
 	case "estimated":
-		y, m, d := time.Unix(*a.EstimatedAt, 0).In(loc).Date()
-		set := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		set := dateOf(time.Unix(*a.EstimatedAt, 0).In(loc))
 		return map[string]any{"age_type": "estimated", "age": *a.Estimated + int64(wholeYears(set, today)),
 			"estimated_at": *a.EstimatedAt}
 	}

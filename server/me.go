@@ -81,7 +81,7 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 		Email:     p.email("email", 255),
 	}
 	if born := p.date("born_at"); born != nil {
-		if today := todayIn(s.store.Now(), sess.User.Timezone); born.After(today) {
+		if today, _ := s.userDay(c); born.After(today) {
 			p.fail("born_at", "The born at field must be a date before or equal to today.")
 		}
 		unix := born.Unix()
@@ -146,11 +146,19 @@ func zone(name string) (*time.Location, bool) {
 	return loc, true
 }
 
-// todayIn is the calendar date of now in the time zone tz, as midnight UTC.
-func todayIn(now time.Time, tz string) time.Time {
-	if loc, ok := zone(tz); ok {
-		now = now.In(loc)
-	}
-	y, m, d := now.Date()
+// dateOf is the calendar date of t where t is, as midnight UTC, so that
+// dates from any zone compare with each other and with parsed dates.
+func dateOf(t time.Time) time.Time {
+	y, m, d := t.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// userDay returns the requesting user's time zone and today's date in it.
+func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
+	sess, _ := session(c)
+	loc, ok := zone(sess.User.Timezone)
+	if !ok {
+		loc = time.UTC
+	}
+	return dateOf(s.store.Now().In(loc)), loc
 }

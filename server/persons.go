@@ -57,16 +57,6 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 	}
 }
 
-// userDay returns the requesting user's time zone and today's date in it.
-func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
-	sess, _ := session(c)
-	loc, ok := zone(sess.User.Timezone)
-	if !ok {
-		loc = time.UTC
-	}
-	return todayIn(s.store.Now(), sess.User.Timezone), loc
-}
-
 func (s *Server) personResponse(c echo.Context, status int, p store.Person) error {
 	today, loc := s.userDay(c)
 	return c.JSON(status, dataBody[personJSON]{personOut(p, today, loc)})
