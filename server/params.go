@@ -166,7 +166,12 @@ func (p *params) scalar(key string) (s string, isText, present bool) {
 
 // text returns the trimmed string, or nil when it is absent or empty.
 func (p *params) text(key string, maxLen int) *string {
-	s, isText, present := p.scalar(key)
+	return p.textFrom(p.scalar, key, maxLen)
+}
+
+// textFrom checks the value that read (raw or scalar) gives for key.
+func (p *params) textFrom(read func(string) (string, bool, bool), key string, maxLen int) *string {
+	s, isText, present := read(key)
 	if !present {
 		return nil
 	}
@@ -193,8 +198,7 @@ func (p *params) checkText(key, s string, maxLen int) *string {
 
 // requiredText is text that must be there.
 func (p *params) requiredText(key string, maxLen int) string {
-	s := p.text(key, maxLen)
-	return p.require(key, s)
+	return p.require(key, p.text(key, maxLen))
 }
 
 func (p *params) require(key string, s *string) string {
@@ -209,15 +213,7 @@ func (p *params) require(key string, s *string) string {
 
 // password is required text that is not trimmed: spaces can be part of it.
 func (p *params) password(key string, maxLen int) string {
-	s, isText, present := p.raw(key)
-	if present && !isText {
-		p.fail(key, "The "+attr(key)+" field must be a string.")
-	}
-	var v *string
-	if present && isText {
-		v = p.checkText(key, s, maxLen)
-	}
-	return p.require(key, v)
+	return p.require(key, p.textFrom(p.raw, key, maxLen))
 }
 
 // email is a required email address, lower-cased.
