@@ -93,8 +93,12 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 
 // SchemaVersion returns the highest applied migration, 0 for none.
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	return schemaVersion(ctx, s.w)
+}
+
+func schemaVersion(ctx context.Context, q queryer) (int, error) {
 	var v int
-	err := s.w.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&v)
+	err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&v)
 	if err != nil {
 		return 0, fmt.Errorf("store: schema version: %w", err)
 	}
