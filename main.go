@@ -124,10 +124,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // arguments after it.
 func splitCommand(args []string) (string, []string) {
 	switch {
-	case len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0]):
-		return "serve", args
-	case isHelp(args[0]):
+	case len(args) > 0 && isHelp(args[0]):
 		return "help", nil
+	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
+		return "serve", args
 	case args[0] == "user" && len(args) > 1 && args[1] == "create":
 		return "user create", args[2:]
 	}

@@ -44,11 +44,15 @@ type testServer struct {
 
 func startServer(t *testing.T, args ...string) *testServer {
 	t.Helper()
+	return startRun(t, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
+}
+
+// startRun runs kith with exactly these arguments until the test ends.
+func startRun(t *testing.T, args []string) *testServer {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &testServer{stdout: &buffer{}, stderr: &buffer{}, stop: cancel, done: make(chan int, 1)}
-	go func() {
-		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), s.stdout, s.stderr)
-	}()
+	go func() { s.done <- run(ctx, args, s.stdout, s.stderr) }()
 	t.Cleanup(func() { s.shutdown(t) })
 	return s
 }
@@ -178,6 +182,11 @@ func TestCommands(t *testing.T) {
 		return code, stdout.String(), stderr.String()
 	}
 
+	for _, help := range []string{"help", "--help", "-h"} {
+		if code, out, _ := cmd(help); code != 0 || !strings.Contains(out, "Usage: kith") {
+			t.Errorf("%s: %d %q", help, code, out)
+		}
+	}
 	if code, out, _ := cmd("version"); code != 0 || out != "kith dev\n" {
 		t.Errorf("version: %d %q", code, out)
 	}
@@ -228,5 +237,14 @@ func TestCommands(t *testing.T) {
 		if code != f.code || !strings.Contains(errOut, f.want) {
 			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", f.args, code, f.code, errOut, f.want)
 		}
+	}
+}
+
+// TestFlagsAloneMeanServe: "kith --db X" serves, as "kith serve --db X".
+func TestFlagsAloneMeanServe(t *testing.T) {
+	s := startRun(t, []string{"--db", filepath.Join(t.TempDir(), "k.db"), "--addr", "127.0.0.1:0"})
+	addr := s.addr(t)
+	if code, _ := get(t, "http://"+addr+"/api/health", ""); code != 200 || !strings.Contains(s.stdout.String(), "API key:") {
+		t.Errorf("health %d, stdout %s", code, s.stdout.String())
 	}
 }
