@@ -32,6 +32,13 @@ type Config struct {
 	TLSKeyFile  string
 
 	BootstrapEmail string
+
+	// SMTP sends verification emails; with no host, links go to the log.
+	SMTPHost     string
+	SMTPPort     int
+	SMTPUsername string
+	SMTPPassword string
+	SMTPFrom     string
 }
 
 // key describes one configuration key: its name in the YAML file, its
@@ -57,6 +64,11 @@ var keys = []key{
 	{"tls.cert_file", "", func(c *Config, v any) error { return asString(v, &c.TLSCertFile) }},
 	{"tls.key_file", "", func(c *Config, v any) error { return asString(v, &c.TLSKeyFile) }},
 	{"bootstrap.email", "admin@example.com", func(c *Config, v any) error { return asString(v, &c.BootstrapEmail) }},
+	{"smtp.host", "", func(c *Config, v any) error { return asString(v, &c.SMTPHost) }},
+	{"smtp.port", 587, func(c *Config, v any) error { return asInt(v, &c.SMTPPort) }},
+	{"smtp.username", "", func(c *Config, v any) error { return asString(v, &c.SMTPUsername) }},
+	{"smtp.password", "", func(c *Config, v any) error { return asSecret(v, &c.SMTPPassword) }},
+	{"smtp.from", "", func(c *Config, v any) error { return asString(v, &c.SMTPFrom) }},
 }
 
 // EnvName returns the environment variable that sets the key name.
@@ -140,6 +152,15 @@ func asString(v any, dst *string) error {
 		return fmt.Errorf("want a string, got %T", v)
 	}
 	return nil
+}
+
+// asSecret is asString without the trimming: a password's spaces are its own.
+func asSecret(v any, dst *string) error {
+	if t, ok := v.(string); ok {
+		*dst = t
+		return nil
+	}
+	return asString(v, dst)
 }
 
 func asInt(v any, dst *int) error {

@@ -25,6 +25,7 @@ func TestDefaults(t *testing.T) {
 	want := &Config{
 		Addr: "127.0.0.1:8080", DB: "kith.db", RatePerMinute: 60, TrustedProxies: []string{},
 		CORSOrigins: []string{"*"}, LogLevel: "info", LogFormat: "json", BootstrapEmail: "admin@example.com",
+		SMTPPort: 587,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults\n got %+v\nwant %+v", c, want)
@@ -78,6 +79,8 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"addr": "127.0.0.1:1", "db": "x.db", "base_url": "http://h", "rate.per_minute": "7",
 		"trusted_proxies": "10.0.0.0/8", "cors.allowed_origins": "https://a.example", "log.level": "error",
 		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
+		"smtp.host": "mail.h.example", "smtp.port": "2525", "smtp.username": "u", "smtp.password": "p",
+		"smtp.from": "k@h.example",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -91,7 +94,8 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	}
 	if c.Addr != "127.0.0.1:1" || c.DB != "x.db" || c.BaseURL != "http://h" || c.RatePerMinute != 7 ||
 		c.TrustedProxies[0] != "10.0.0.0/8" || c.CORSOrigins[0] != "https://a.example" || c.LogLevel != "error" ||
-		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" {
+		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" || c.SMTPHost != "mail.h.example" ||
+		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" {
 		t.Errorf("from the environment: %+v", c)
 	}
 }
@@ -111,6 +115,11 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_CORS_ALLOWED_ORIGINS", "app.example", "cors.allowed_origins"},
 		{"KITH_TLS_CERT_FILE", "/nonexistent/cert.pem", "tls.cert_file"},
 		{"KITH_BOOTSTRAP_EMAIL", "admin", "bootstrap.email"},
+		{"KITH_SMTP_HOST", "smtp.example.com:587", "smtp.host"},
+		{"KITH_SMTP_PORT", "0", "smtp.port"},
+		{"KITH_SMTP_PORT", "submission", "smtp.port"},
+		{"KITH_SMTP_USERNAME", "kith", "smtp.username"},
+		{"KITH_SMTP_FROM", "kith at example", "smtp.from"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
@@ -124,6 +133,36 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSMTP(t *testing.T) {
+	t.Run("off by default", func(t *testing.T) {
+		c, err := Load("", nil)
+		if err != nil || c.SMTP() || c.SMTPPort != 587 {
+			t.Fatalf("%+v %v", c, err)
+		}
+	})
+	t.Run("a host needs a sender", func(t *testing.T) {
+		t.Setenv("KITH_SMTP_HOST", "smtp.example.com")
+		_, err := Load("", nil)
+		if err == nil || !strings.Contains(err.Error(), "smtp.from (KITH_SMTP_FROM): must be set") {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("complete", func(t *testing.T) {
+		t.Setenv("KITH_SMTP_HOST", "smtp.example.com")
+		t.Setenv("KITH_SMTP_PORT", "465")
+		t.Setenv("KITH_SMTP_USERNAME", "kith")
+		t.Setenv("KITH_SMTP_PASSWORD", " secret with spaces ")
+		t.Setenv("KITH_SMTP_FROM", "Kith <kith@example.com>")
+		c, err := Load("", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.SMTP() || c.SMTPPort != 465 || c.SMTPUsername != "kith" || c.SMTPPassword != " secret with spaces " || c.SMTPFrom != "Kith <kith@example.com>" {
+			t.Errorf("%+v", c)
+		}
+	})
 }
 
 func TestTLSNeedsBothFiles(t *testing.T) {

@@ -31,6 +31,10 @@ func (c *Config) Validate() error {
 		{"log.format", func() error { return oneOf(c.LogFormat, []string{"json", "console"}) }},
 		{"tls.cert_file", c.validateTLS},
 		{"bootstrap.email", c.validateBootstrapEmail},
+		{"smtp.host", c.validateSMTPHost},
+		{"smtp.port", c.validateSMTPPort},
+		{"smtp.username", c.validateSMTPAuth},
+		{"smtp.from", c.validateSMTPFrom},
 	}
 	for _, ch := range checks {
 		if err := ch.check(); err != nil {
@@ -144,6 +148,45 @@ func (c *Config) validateBootstrapEmail() error {
 	}
 	return nil
 }
+
+func (c *Config) validateSMTPHost() error {
+	if strings.ContainsAny(c.SMTPHost, " /:@") && net.ParseIP(c.SMTPHost) == nil {
+		return fmt.Errorf("%q is not a host name such as smtp.example.com (the port goes in smtp.port)", c.SMTPHost)
+	}
+	return nil
+}
+
+func (c *Config) validateSMTPPort() error {
+	if c.SMTPPort < 1 || c.SMTPPort > 65535 {
+		return fmt.Errorf("must be a port from 1 to 65535, got %d", c.SMTPPort)
+	}
+	return nil
+}
+
+func (c *Config) validateSMTPAuth() error {
+	if (c.SMTPUsername == "") != (c.SMTPPassword == "") {
+		return fmt.Errorf("smtp.username and smtp.password must be set together")
+	}
+	return nil
+}
+
+// validateSMTPFrom needs a sender as soon as there is a server to send
+// through; "Kith <kith@example.com>" and a bare address both do.
+func (c *Config) validateSMTPFrom() error {
+	if c.SMTPFrom == "" {
+		if c.SMTPHost != "" {
+			return fmt.Errorf("must be set when smtp.host is, e.g. \"Kith <kith@example.com>\"")
+		}
+		return nil
+	}
+	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
+		return fmt.Errorf("%q is not an email address", c.SMTPFrom)
+	}
+	return nil
+}
+
+// SMTP reports whether verification emails are sent over SMTP.
+func (c *Config) SMTP() bool { return c.SMTPHost != "" }
 
 // TLS reports whether the server speaks HTTPS.
 func (c *Config) TLS() bool {
