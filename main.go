@@ -34,6 +34,7 @@ Commands:
   serve         run the server (the default)
   user create   create a user in a new account:
                   --email E --first-name F --last-name L [--password P]
+  user verify   mark a user's email verified: --email E
   migrate       apply pending database migrations and exit
   version       print the version
 
@@ -66,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
-	case "serve", "user create", "migrate":
+	case "serve", "user create", "user verify", "migrate":
 	default:
 		fmt.Fprintf(stderr, "kith: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -79,8 +80,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.String("db", "", "")
 	fs.String("addr", "", "")
 	var nu newUserFlags
-	if cmd == "user create" {
+	if cmd == "user create" || cmd == "user verify" {
 		fs.StringVar(&nu.email, "email", "", "")
+	}
+	if cmd == "user create" {
 		fs.StringVar(&nu.firstName, "first-name", "", "")
 		fs.StringVar(&nu.lastName, "last-name", "", "")
 		fs.StringVar(&nu.password, "password", "", "")
@@ -108,6 +111,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "user create":
 		err = createUser(ctx, cfg, nu, stdout)
+	case "user verify":
+		err = verifyUser(ctx, cfg, nu.email, stdout)
 	case "migrate":
 		err = migrate(ctx, cfg, stdout)
 	default:
@@ -128,8 +133,8 @@ func splitCommand(args []string) (string, []string) {
 		return "help", nil
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
 		return "serve", args
-	case args[0] == "user" && len(args) > 1 && args[1] == "create":
-		return "user create", args[2:]
+	case args[0] == "user" && len(args) > 1 && (args[1] == "create" || args[1] == "verify"):
+		return "user " + args[1], args[2:]
 	}
 	return args[0], args[1:]
 }
@@ -227,6 +232,29 @@ func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout
 	return nil
 }
 
+// verifyUser unlocks a user whose changed email was never verified. It
+// is safe while the server runs: SQLite serialises the write, and the
+// server reads the user afresh on every request.
+func verifyUser(ctx context.Context, cfg *config.Config, email string, stdout io.Writer) error {
+	if strings.TrimSpace(email) == "" {
+		return errors.New("user verify needs --email")
+	}
+	st, _, err := openStore(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.MarkVerified(ctx, email)
+	if errors.Is(err, store.ErrUserNotFound) {
+		return fmt.Errorf("no user has the email %s", strings.ToLower(strings.TrimSpace(email)))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "id: %d\nemail: %s\nverified\n", u.ID, u.Email)
+	return nil
+}
+
 func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout io.Writer) error {
 	st, applied, err := openStore(ctx, cfg.DB)
 	if err != nil {
@@ -256,6 +284,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		Store:          st,
 		Limiter:        rate.New(cfg.RatePerMinute),
 		Logins:         rate.NewAttempts(5, time.Minute),
+		Mailer:         newMailer(cfg, log),
 		Logger:         log,
 		BaseURL:        cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies,
@@ -284,8 +313,28 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	if err := hs.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	if err := srv.WaitForMail(shutdownCtx); err != nil {
+		log.Warn().Err(err).Msg("stopped before every verification email was sent")
+	}
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// newMailer returns the SMTP mailer, or nil (links to the log) when no
+// smtp.host is set.
+func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
+	if !cfg.SMTP() {
+		log.Info().Msg("smtp.host is not set: verification links will be written to this log")
+		return nil
+	}
+	if cfg.BaseURL == "" {
+		// The link would take its host from the request's Host header,
+		// which the client chooses.
+		log.Warn().Msg("smtp.host is set but base_url is not: verification links will use the Host header of each request; set base_url")
+	}
+	return server.NewSMTP(server.SMTPOptions{
+		Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom,
+	})
 }
 
 // publicURL is where a newcomer on this machine can reach the server.

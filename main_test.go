@@ -190,10 +190,10 @@ func TestCommands(t *testing.T) {
 	if code, out, _ := cmd("version"); code != 0 || out != "kith dev\n" {
 		t.Errorf("version: %d %q", code, out)
 	}
-	if code, out, _ := cmd("migrate", "--db", db); code != 0 || !strings.Contains(out, "applied 0001_init\napplied 0002_persons_tasks\n") {
+	if code, out, _ := cmd("migrate", "--db", db); code != 0 || !strings.Contains(out, "applied 0001_init\napplied 0002_persons_tasks\napplied 0003_email_verification\n") {
 		t.Errorf("migrate: %d %q", code, out)
 	}
-	if code, out, _ := cmd("migrate", "--db", db); code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "schema version 2") {
+	if code, out, _ := cmd("migrate", "--db", db); code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "schema version 3") {
 		t.Errorf("migrate again: %d %q", code, out)
 	}
 
@@ -229,6 +229,9 @@ func TestCommands(t *testing.T) {
 		{[]string{"user", "create", "--db", db, "--email", "nope", "--first-name", "X", "--last-name", "Y"}, 1, "not an email"},
 		{[]string{"user", "create", "--db", db, "--first-name", "X"}, 1, "--email"},
 		{[]string{"user", "create", "--db", db, "--bogus"}, 2, "bogus"},
+		{[]string{"user", "verify", "--db", db}, 1, "needs --email"},
+		{[]string{"user", "verify", "--db", db, "--email", "nobody@example.com"}, 1, "no user has the email nobody@example.com"},
+		{[]string{"user", "verify", "--db", db, "--email", "g@example.com", "--first-name", "G"}, 2, "first-name"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"migrate", "extra"}, 2, "unexpected argument"},
 	}

@@ -53,6 +53,9 @@ func (s *Server) handleLogin(c echo.Context) error {
 		return err
 	}
 	s.logins.Clear(throttle)
+	if !u.Verified() {
+		return errUnverified
+	}
 
 	_, token, err := s.store.CreateAPIKey(ctx, u.ID, "API token for "+u.Email)
 	if err != nil {

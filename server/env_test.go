@@ -77,7 +77,9 @@ func newEnv(t *testing.T, opts ...func(*Options)) *env {
 	}
 	o.Limiter.Now = clk.Now
 	o.Logins.Now = clk.Now
-	return &env{t: t, srv: New(o), st: st, clock: clk, logs: logs, path: path}
+	srv := New(o)
+	srv.resends.Now = clk.Now
+	return &env{t: t, srv: srv, st: st, clock: clk, logs: logs, path: path}
 }
 
 type syncWriter struct {

@@ -90,12 +90,15 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	u, err := s.store.UpdateProfile(c.Request().Context(), sess.User.ID, prof)
+	u, secret, err := s.store.UpdateProfile(c.Request().Context(), sess.User.ID, prof)
 	if errors.Is(err, store.ErrEmailTaken) {
 		return invalid("email", "The email has already been taken.")
 	}
 	if err != nil {
 		return err
+	}
+	if secret != "" {
+		s.sendVerification(c, u, secret)
 	}
 	return c.JSON(http.StatusOK, s.userJSON(c, u))
 }

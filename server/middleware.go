@@ -147,8 +147,24 @@ func session(c echo.Context) (store.Session, bool) {
 	return sess, ok
 }
 
-// requireUser answers 401 unless the request carries a valid key.
+// requireUser answers 401 unless the request carries a valid key, and 403
+// while the key's user has an unverified email.
 func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, ok := session(c)
+		if !ok {
+			return errUnauthenticated
+		}
+		if !sess.User.Verified() {
+			return errUnverified
+		}
+		return next(c)
+	}
+}
+
+// requireKey answers 401 unless the request carries a valid key, verified
+// or not: for the routes an unverified user still needs.
+func requireKey(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if _, ok := session(c); !ok {
 			return errUnauthenticated

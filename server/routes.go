@@ -25,12 +25,16 @@ func (s *Server) routes(corsOrigins []string) {
 	// No key needed.
 	e.GET("/api/health", s.handleHealth)
 	e.POST("/api/login", s.handleLogin)
+	e.GET("/api/verify-email", s.handleVerifyEmail)
 
 	// A valid key needed. requireUser goes on each route rather than on a
 	// group, because echo answers a group's unknown paths through the
 	// group's middleware: an unknown route must be 404, not 401.
+	// An unverified user may only log out or ask for a new link.
+	e.DELETE("/api/logout", s.handleLogout, requireKey)
+	e.POST("/api/me/verification", s.handleVerificationResend, requireKey)
+
 	auth := requireUser
-	e.DELETE("/api/logout", s.handleLogout, auth)
 
 	e.GET("/api/me", s.handleMeShow, auth)
 	e.PUT("/api/me", s.handleMeUpdate, auth)

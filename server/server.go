@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -23,7 +24,12 @@ type Options struct {
 	Store   *store.Store
 	Limiter *rate.Limiter  // requests per user or client address
 	Logins  *rate.Attempts // failed logins per email and client address
-	Logger  zerolog.Logger
+	// Resends counts verification emails per user; nil allows 3 in 15
+	// minutes.
+	Resends *rate.Attempts
+	// Mailer sends verification emails; nil writes the links to the log.
+	Mailer Mailer
+	Logger zerolog.Logger
 
 	// BaseURL prefixes links in responses; empty takes the request's own.
 	BaseURL string
@@ -39,6 +45,9 @@ type Server struct {
 	store   *store.Store
 	limiter *rate.Limiter
 	logins  *rate.Attempts
+	resends *rate.Attempts
+	mailer  Mailer
+	mail    sync.WaitGroup // emails being sent
 	log     zerolog.Logger
 	baseURL string
 	proxies []*net.IPNet
@@ -51,8 +60,13 @@ func New(o Options) *Server {
 		store:   o.Store,
 		limiter: o.Limiter,
 		logins:  o.Logins,
+		resends: o.Resends,
+		mailer:  o.Mailer,
 		log:     o.Logger,
 		baseURL: o.BaseURL,
+	}
+	if s.resends == nil {
+		s.resends = rate.NewAttempts(3, 15*time.Minute)
 	}
 	trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
 	for _, cidr := range o.TrustedProxies {

@@ -24,17 +24,19 @@ var (
 
 // User is a person who logs in to an account.
 type User struct {
-	ID           int64
-	AccountID    int64
-	FirstName    string
-	LastName     string
-	Nickname     *string
-	Email        string
-	BornAt       *int64
-	Timezone     string
-	CreatedAt    int64
-	UpdatedAt    int64
-	PasswordHash []byte `json:"-"`
+	ID        int64
+	AccountID int64
+	FirstName string
+	LastName  string
+	Nickname  *string
+	Email     string
+	BornAt    *int64
+	Timezone  string
+	// EmailVerifiedAt is nil while a changed email waits for its link.
+	EmailVerifiedAt *int64
+	CreatedAt       int64
+	UpdatedAt       int64
+	PasswordHash    []byte `json:"-"`
 }
 
 // NewUser is what creating a user takes.
@@ -50,14 +52,17 @@ type Profile struct {
 }
 
 const userColumns = `id, account_id, first_name, last_name, nickname, email,
-	born_at, timezone, created_at, updated_at, password_hash`
+	born_at, timezone, email_verified_at, created_at, updated_at, password_hash`
 
 // scanUser reads userColumns, then any extra columns into extra.
 func scanUser(sc scanner, u *User, extra ...any) error {
 	dest := []any{&u.ID, &u.AccountID, &u.FirstName, &u.LastName, &u.Nickname, &u.Email,
-		&u.BornAt, &u.Timezone, &u.CreatedAt, &u.UpdatedAt, &u.PasswordHash}
+		&u.BornAt, &u.Timezone, &u.EmailVerifiedAt, &u.CreatedAt, &u.UpdatedAt, &u.PasswordHash}
 	return sc.Scan(append(dest, extra...)...)
 }
+
+// Verified reports whether the user's email is verified.
+func (u User) Verified() bool { return u.EmailVerifiedAt != nil }
 
 // ValidEmail reports whether s is a bare email address (no display name).
 func ValidEmail(s string) bool {
@@ -107,10 +112,10 @@ func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, e
 	}
 	var u User
 	err = scanUser(tx.QueryRowContext(ctx, `
-		INSERT INTO users (account_id, first_name, last_name, email, password_hash, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO users (account_id, first_name, last_name, email, password_hash, email_verified_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING `+userColumns,
-		accountID, nu.FirstName, nu.LastName, email, hash, now, now), &u)
+		accountID, nu.FirstName, nu.LastName, email, hash, now, now, now), &u)
 	if isUniqueViolation(err) {
 		return User{}, ErrEmailTaken
 	}
@@ -144,26 +149,40 @@ func (s *Store) Login(ctx context.Context, email, password string) (User, error)
 	return u, nil
 }
 
-// UpdateProfile replaces the user's profile and returns the user.
-func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (User, error) {
-	var u User
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
-		err := scanUser(tx.QueryRowContext(ctx, `
-			UPDATE users SET first_name = ?, last_name = ?, nickname = ?, email = ?, born_at = ?, updated_at = ?
+// UpdateProfile replaces the user's profile and returns the user. When the
+// email changes (ignoring case), the user becomes unverified and secret is
+// the new verification link's secret, to be sent to the new address;
+// otherwise secret is empty.
+func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u User, secret string, err error) {
+	email := strings.ToLower(p.Email)
+	err = s.withTx(ctx, func(tx *sql.Tx) error {
+		var old string
+		err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&old)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrUserNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: update profile: %w", err)
+		}
+		changed := old != email
+		err = scanUser(tx.QueryRowContext(ctx, `
+			UPDATE users SET first_name = ?, last_name = ?, nickname = ?, email = ?, born_at = ?, updated_at = ?,
+				email_verified_at = CASE WHEN ? THEN NULL ELSE email_verified_at END
 			WHERE id = ?
 			RETURNING `+userColumns,
-			p.FirstName, p.LastName, p.Nickname, strings.ToLower(p.Email), p.BornAt, s.now(), userID), &u)
+			p.FirstName, p.LastName, p.Nickname, email, p.BornAt, s.now(), changed, userID), &u)
 		switch {
 		case isUniqueViolation(err):
 			return ErrEmailTaken
-		case errors.Is(err, sql.ErrNoRows):
-			return ErrUserNotFound
 		case err != nil:
 			return fmt.Errorf("store: update profile: %w", err)
 		}
-		return nil
+		if changed {
+			secret, err = s.createVerification(ctx, tx, u)
+		}
+		return err
 	})
-	return u, err
+	return u, secret, err
 }
 
 // SetTimezone sets the user's IANA time zone and returns the user.

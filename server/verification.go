@@ -1,0 +1,151 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+var (
+	errUnverified   = &apiError{http.StatusForbidden, "Your email address is not verified."}
+	errInvalidLink  = &apiError{http.StatusForbidden, "This verification link is invalid or has expired."}
+	mailSendTimeout = time.Minute
+)
+
+// handleVerifyEmail opens a verification link. It needs no key: the link's
+// secret is the proof, and the user may have no key left.
+func (s *Server) handleVerifyEmail(c echo.Context) error {
+	_, err := s.store.VerifyEmail(c.Request().Context(), c.QueryParam("token"))
+	if errors.Is(err, store.ErrVerificationInvalid) {
+		return errInvalidLink
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, messageBody{"Email verified", http.StatusOK})
+}
+
+// handleVerificationResend sends a fresh link to an unverified user; the
+// last link stops working. A few links per user per window, so that the
+// route cannot be used to flood an address.
+func (s *Server) handleVerificationResend(c echo.Context) error {
+	sess, _ := session(c)
+	budget := strconv.FormatInt(sess.User.ID, 10)
+	if wait, blocked := s.resends.Blocked(budget); blocked && !sess.User.Verified() {
+		setRetryAfter(c, wait)
+		return errTooManyAttempts
+	}
+	u, secret, err := s.store.NewVerification(c.Request().Context(), sess.User.ID)
+	if errors.Is(err, store.ErrAlreadyVerified) {
+		return c.JSON(http.StatusOK, messageBody{"Email already verified", http.StatusOK})
+	}
+	if err != nil {
+		return err
+	}
+	s.sendVerification(c, u, secret)
+	return c.JSON(http.StatusAccepted, messageBody{"Verification link sent", http.StatusAccepted})
+}
+
+// sendVerification mails the link for secret to the user's (new) address,
+// in the background: a slow or failing mail server must neither hold the
+// response nor undo the change. A failure is logged, and the user can ask
+// for a new link. Without a mail server the link goes to the log.
+func (s *Server) sendVerification(c echo.Context, u store.User, secret string) {
+	s.resends.Fail(strconv.FormatInt(u.ID, 10))
+	link := s.base(c) + "/api/verify-email?token=" + secret
+	log := s.log.With().Str("request_id", requestID(c)).Int64("user_id", u.ID).Str("to", u.Email).Logger()
+	if s.mailer == nil {
+		log.Warn().Str("link", link).Msg("SMTP is not configured (smtp.host), so the verification link is logged instead of emailed")
+		return
+	}
+	m := verificationMail(u, link)
+	s.mail.Add(1)
+	go func() {
+		defer s.mail.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), mailSendTimeout)
+		defer cancel()
+		if err := s.mailer.Send(ctx, m); err != nil {
+			log.Error().Err(err).Msg("sending the verification email failed; the user can ask for a new link")
+			return
+		}
+		log.Info().Msg("verification email sent")
+	}()
+}
+
+// WaitForMail waits until the emails being sent are out, or ctx ends.
+func (s *Server) WaitForMail(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.mail.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// The verification email is built with fmt rather than text/template or
+// html/template: their use of reflection keeps every exported method in
+// the binary, several megabytes on a Raspberry Pi, for four values.
+const verificationText = `Hello %[1]s,
+
+The email address of your Kith account was changed to %[2]s.
+To confirm that this address is yours, open this link within %[4]d minutes:
+
+%[3]s
+
+Until then your Kith account is locked: it answers "Your email address is
+not verified." If the link has expired, ask Kith for a new one
+(POST /api/me/verification) or ask the administrator of your Kith server.
+
+Not your change? Then do not open the link. Someone may have typed your
+address by mistake, or be using it without your consent; if you ignore this
+email, your address stays unconfirmed. If you have a Kith account and did
+not make this change, tell the administrator of your Kith server: someone
+else may know your password.
+
+-- Kith, your personal relationship manager
+`
+
+const verificationHTML = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Confirm your new email address</title></head>
+<body style="font-family: sans-serif; line-height: 1.5; max-width: 36em;">
+<p>Hello %[1]s,</p>
+<p>The email address of your Kith account was changed to <strong>%[2]s</strong>.
+To confirm that this address is yours, open this link within %[4]d minutes:</p>
+<p><a href="%[3]s">Confirm my email address</a></p>
+<p style="font-size: smaller;">Or copy it into your browser: %[3]s</p>
+<p>Until then your Kith account is locked. If the link has expired, ask Kith for a new one
+or ask the administrator of your Kith server.</p>
+<p><strong>Not your change?</strong> Then do not open the link. Someone may have typed your
+address by mistake, or be using it without your consent; if you ignore this email, your address
+stays unconfirmed. If you have a Kith account and did not make this change, tell the
+administrator of your Kith server: someone else may know your password.</p>
+<p>&mdash; Kith, your personal relationship manager</p>
+</body>
+</html>
+`
+
+// verificationMail is the email that carries a verification link.
+func verificationMail(u store.User, link string) Mail {
+	minutes := store.VerificationTTL / 60
+	esc := html.EscapeString
+	return Mail{
+		To:      u.Email,
+		Subject: "Kith: confirm your new email address",
+		Text:    fmt.Sprintf(verificationText, u.FirstName, u.Email, link, minutes),
+		HTML:    fmt.Sprintf(verificationHTML, esc(u.FirstName), esc(u.Email), esc(link), minutes),
+	}
+}
