@@ -39,6 +39,7 @@ func (s *Server) handleVerifyEmail(c echo.Context) error {
 func (s *Server) handleVerificationResend(c echo.Context) error {
 	sess, _ := session(c)
 	budget := strconv.FormatInt(sess.User.ID, 10)
+	// A verified user is told so, spent budget or not.
 	if wait, blocked := s.resends.Blocked(budget); blocked && !sess.User.Verified() {
 		setRetryAfter(c, wait)
 		return errTooManyAttempts
