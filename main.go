@@ -32,8 +32,8 @@ const usage = `Usage: kith [command] [flags]
 
 Commands:
   serve         run the server (the default)
-  user create   create a user in a new account:
-                  --email E --first-name F --last-name L [--password P]
+  user create   create a user, in a new account or (--account ID) an existing one:
+                  --email E --first-name F --last-name L [--password P] [--account ID]
   user verify   mark a user's email verified: --email E
   migrate       apply pending database migrations and exit
   version       print the version
@@ -54,6 +54,7 @@ func main() {
 // newUserFlags are the flags of "user create".
 type newUserFlags struct {
 	email, firstName, lastName, password string
+	account                              int64
 }
 
 // run is the whole program, minus process exit, so tests can call it.
@@ -87,6 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&nu.firstName, "first-name", "", "")
 		fs.StringVar(&nu.lastName, "last-name", "", "")
 		fs.StringVar(&nu.password, "password", "", "")
+		fs.Int64Var(&nu.account, "account", 0, "")
 	}
 	if err := fs.Parse(rest); err != nil {
 		return 2
@@ -213,7 +215,7 @@ func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout
 	defer st.Close()
 	u, err := st.CreateUser(ctx, store.NewUser{
 		FirstName: strings.TrimSpace(nu.firstName), LastName: strings.TrimSpace(nu.lastName),
-		Email: nu.email, Password: nu.password,
+		Email: nu.email, Password: nu.password, AccountID: nu.account,
 	})
 	switch {
 	case errors.Is(err, store.ErrEmailTaken):
@@ -222,10 +224,12 @@ func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout
 		return fmt.Errorf("--email %q is not an email address", nu.email)
 	case errors.Is(err, store.ErrPasswordLength):
 		return errors.New("--password must be 8 to 72 bytes long")
+	case errors.Is(err, store.ErrAccountNotFound):
+		return fmt.Errorf("--account %d: no such account", nu.account)
 	case err != nil:
 		return err
 	}
-	fmt.Fprintf(stdout, "id: %d\nemail: %s\n", u.ID, u.Email)
+	fmt.Fprintf(stdout, "id: %d\naccount: %d\nemail: %s\n", u.ID, u.AccountID, u.Email)
 	if generated {
 		fmt.Fprintf(stdout, "password: %s\n", nu.password)
 	}

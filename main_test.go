@@ -203,8 +203,12 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("user create: %d %q %q", code, out, errOut)
 	}
 	code, out, _ = cmd("user", "create", "--db", db, "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L", "--password", "analytical engine")
-	if code != 0 || strings.Contains(out, "password") {
-		t.Errorf("user create with a password prints it: %d %q", code, out)
+	if code != 0 || strings.Contains(out, "password") || !strings.Contains(out, "account: 2\n") {
+		t.Errorf("user create with a password prints it, or did not make a new account: %d %q", code, out)
+	}
+	code, out, errOut = cmd("user", "create", "--db", db, "--email", "grace.team@example.com", "--first-name", "G", "--last-name", "T", "--account", "1")
+	if code != 0 || !strings.Contains(out, "id: 3\naccount: 1\n") {
+		t.Errorf("user create --account 1: %d %q %q", code, out, errOut)
 	}
 
 	st, err := store.Open(context.Background(), db)
@@ -228,6 +232,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--password", strings.Repeat("p", 73)}, 1, "8 to 72 bytes"},
 		{[]string{"user", "create", "--db", db, "--email", "nope", "--first-name", "X", "--last-name", "Y"}, 1, "not an email"},
 		{[]string{"user", "create", "--db", db, "--first-name", "X"}, 1, "--email"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "99"}, 1, "--account 99: no such account"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "one"}, 2, "account"},
 		{[]string{"user", "create", "--db", db, "--bogus"}, 2, "bogus"},
 		{[]string{"user", "verify", "--db", db}, 1, "needs --email"},
 		{[]string{"user", "verify", "--db", db, "--email", "nobody@example.com"}, 1, "no user has the email nobody@example.com"},

@@ -42,7 +42,13 @@ type User struct {
 // NewUser is what creating a user takes.
 type NewUser struct {
 	FirstName, LastName, Email, Password string
+	// AccountID joins the user to an existing account, whose persons,
+	// tasks and categories they then share; 0 makes a new account.
+	AccountID int64
 }
+
+// ErrAccountNotFound is returned for a NewUser.AccountID that names no account.
+var ErrAccountNotFound = &NotFoundError{What: "Account"}
 
 // Profile is what a user may change about themselves.
 type Profile struct {
@@ -77,8 +83,8 @@ func checkPassword(p string) error {
 	return nil
 }
 
-// CreateUser creates a user in a new account, which starts with the default
-// task categories.
+// CreateUser creates a user, in a new account (which starts with the
+// default task categories) unless nu names an existing one.
 func (s *Store) CreateUser(ctx context.Context, nu NewUser) (User, error) {
 	var u User
 	err := s.withTx(ctx, func(tx *sql.Tx) error {
@@ -102,12 +108,8 @@ func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, e
 		return User{}, fmt.Errorf("store: hash password: %w", err)
 	}
 	now := s.now()
-	var accountID int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO accounts (created_at) VALUES (?) RETURNING id`, now).Scan(&accountID)
+	accountID, err := s.accountFor(ctx, tx, nu.AccountID, now)
 	if err != nil {
-		return User{}, fmt.Errorf("store: create account: %w", err)
-	}
-	if err := insertDefaultCategories(ctx, tx, accountID, now); err != nil {
 		return User{}, err
 	}
 	var u User
@@ -123,6 +125,26 @@ func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, e
 		return User{}, fmt.Errorf("store: create user: %w", err)
 	}
 	return u, nil
+}
+
+// accountFor returns id when that account exists, or a new account's id
+// when id is 0.
+func (s *Store) accountFor(ctx context.Context, tx *sql.Tx, id, now int64) (int64, error) {
+	if id != 0 {
+		err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = ?`, id).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, ErrAccountNotFound
+		}
+		if err != nil {
+			return 0, fmt.Errorf("store: find account: %w", err)
+		}
+		return id, nil
+	}
+	err := tx.QueryRowContext(ctx, `INSERT INTO accounts (created_at) VALUES (?) RETURNING id`, now).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("store: create account: %w", err)
+	}
+	return id, insertDefaultCategories(ctx, tx, id, now)
 }
 
 // Login returns the user with this email and password, or
