@@ -96,8 +96,15 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // user creates a user in a new account and returns it with a key.
 func (e *env) user(email string) (store.User, string) {
 	e.t.Helper()
+	return e.userIn(0, email)
+}
+
+// userIn creates a user in the account (0: a new one) and returns it with
+// a key.
+func (e *env) userIn(accountID int64, email string) (store.User, string) {
+	e.t.Helper()
 	ctx := context.Background()
-	u, err := e.st.CreateUser(ctx, store.NewUser{FirstName: "Ada", LastName: "Lovelace", Email: email, Password: "correct horse"})
+	u, err := e.st.CreateUser(ctx, store.NewUser{FirstName: "Ada", LastName: "Lovelace", Email: email, Password: "correct horse", AccountID: accountID})
 	if err != nil {
 		e.t.Fatal(err)
 	}

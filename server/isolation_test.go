@@ -10,65 +10,118 @@ import (
 // route, so that an answer other than 404 cannot come from bad input.
 const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1"
 
-// TestAccountsCannotReachEachOther calls every route that takes an id, with
-// every method the router has for it, using Bob's key on Ada's ids. Each
-// must answer 404 and leave Ada's data exactly as it was. The routes come
-// from the router itself, so a route added without scoping fails here.
-func TestAccountsCannotReachEachOther(t *testing.T) {
+// isolationMatrix lists every route that takes an id, by "METHOD path".
+// Each names the intruders it is tried with: "account" is a user of another
+// account, "user" another user of the same account (for what belongs to
+// each user), "person" the owner addressing a task under another of the
+// account's persons. A route missing here fails the test: a new route gets
+// its row, and so its isolation check, or the suite stays red.
+var isolationMatrix = map[string][]string{
+	"GET /api/persons/:person":                       {"account"},
+	"PUT /api/persons/:person":                       {"account"},
+	"DELETE /api/persons/:person":                    {"account"},
+	"PATCH /api/persons/:person/physical-appearance": {"account"},
+	"PATCH /api/persons/:person/age":                 {"account"},
+	"GET /api/persons/:person/tasks":                 {"account"},
+	"POST /api/persons/:person/tasks":                {"account"},
+	"GET /api/persons/:person/tasks/:task":           {"account", "person"},
+	"PUT /api/persons/:person/tasks/:task":           {"account", "person"},
+	"DELETE /api/persons/:person/tasks/:task":        {"account", "person"},
+	"PUT /api/tasks/:task/toggle":                    {"account"},
+	"GET /api/administration/task-categories/:id":    {"account"},
+	"PUT /api/administration/task-categories/:id":    {"account"},
+	"DELETE /api/administration/task-categories/:id": {"account"},
+	"GET /api/administration/api/:id":                {"account", "user"},
+	"DELETE /api/administration/api/:id":             {"account", "user"},
+}
+
+// TestIsolationMatrix calls every route that takes an id, with every method
+// the router has for it, as each intruder of its row. Each call must answer
+// 404 and leave the owner's data byte for byte as it was.
+func TestIsolationMatrix(t *testing.T) {
 	e := newEnv(t)
-	_, ada := e.user("ada@example.com")
-	_, bob := e.user("bob@example.com")
-	person := e.person(ada, "first_name=Jim&can_be_deleted=1")
-	task := e.task(ada, person, "name=Call&task_category_id=2")
-	category := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/task-categories?name=Mine&color=c", key: ada}).json(t)["data"].(map[string]any)["id"])
-	adaKey := strings.Split(ada, "|")[0]
-	e.person(bob, "first_name=Bob's") // Bob has rows of his own, with ids of their own
+	ada, adaKey := e.user("ada@example.com")
+	_, teammate := e.userIn(ada.AccountID, "grace@example.com") // same account, other user
+	_, bob := e.user("bob@example.com")                         // other account
+
+	person := e.person(adaKey, "first_name=Jim&can_be_deleted=1")
+	other := e.person(adaKey, "first_name=Pam&can_be_deleted=1") // same account, other person
+	task := e.task(adaKey, person, "name=Call&task_category_id=2")
+	category := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/task-categories?name=Mine&color=c", key: adaKey}).json(t)["data"].(map[string]any)["id"])
+	keyID := strings.Split(adaKey, "|")[0]
+	// The intruders have rows of their own, with ids of their own.
+	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
+	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
 
 	snapshot := func() string {
 		var b strings.Builder
-		for _, path := range []string{"/api/persons", "/api/persons/" + person + "/tasks", "/api/administration/task-categories", "/api/administration/api", "/api/me"} {
-			b.WriteString(e.do(req{method: "GET", path: path, key: ada}).body)
+		for _, path := range []string{
+			"/api/persons", "/api/persons/" + person, "/api/persons/" + other,
+			"/api/persons/" + person + "/tasks", "/api/persons/" + other + "/tasks",
+			"/api/administration/task-categories", "/api/administration/api", "/api/me",
+		} {
+			r := e.do(req{method: "GET", path: path, key: adaKey})
+			b.WriteString(r.body)
 		}
 		return b.String()
 	}
 	before := snapshot()
 
-	ids := map[string]string{":person": person, ":task": task}
-	tested := 0
+	seen := map[string]bool{}
+	tried := 0
 	for _, rt := range e.srv.Routes() {
 		if !strings.Contains(rt.Path, ":") {
 			continue
 		}
-		path := rt.Path
-		for param, id := range ids {
-			path = strings.ReplaceAll(path, param, id)
+		route := rt.Method + " " + rt.Path
+		intruders, ok := isolationMatrix[route]
+		if !ok {
+			t.Errorf("route %s takes an id but has no row in isolationMatrix: add one", route)
+			continue
 		}
-		if strings.Contains(path, "task-categories/:id") {
-			path = strings.ReplaceAll(path, ":id", category)
-		} else {
-			path = strings.ReplaceAll(path, ":id", adaKey)
+		seen[route] = true
+		for _, who := range intruders {
+			key, personID := bob, person
+			switch who {
+			case "user":
+				key = teammate
+			case "person":
+				key, personID = adaKey, other
+			}
+			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
+			if strings.Contains(rt.Path, "task-categories/:id") {
+				path = strings.Replace(rt.Path, ":id", category, 1)
+			}
+			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
+			if r.code != 404 || !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
+				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)
+			}
+			tried++
 		}
-		if strings.Contains(path, ":") {
-			t.Fatalf("route %s %s has a parameter this test does not know: add it", rt.Method, rt.Path)
-		}
-		r := e.do(req{method: rt.Method, path: path + "?" + everything, key: bob})
-		if r.code != 404 || !strings.Contains(r.body, `not found."`) {
-			t.Errorf("%s %s with another account's key: %d %s, want 404", rt.Method, path, r.code, r.body)
-		}
-		tested++
 	}
-	if tested < 16 {
-		t.Errorf("only %d routes with ids were tried", tested)
+	for route := range isolationMatrix {
+		if !seen[route] {
+			t.Errorf("isolationMatrix has %s, which the router does not serve", route)
+		}
+	}
+	if tried < 21 {
+		t.Errorf("only %d calls tried", tried)
 	}
 	if after := snapshot(); after != before {
 		t.Errorf("Ada's data changed:\nbefore %s\nafter  %s", before, after)
 	}
 
-	// Lists show only the caller's own rows.
+	// Lists show only the caller's own rows; a teammate shares the account's.
 	persons := e.do(req{method: "GET", path: "/api/persons", key: bob}).body
 	cats := e.do(req{method: "GET", path: "/api/administration/task-categories", key: bob}).body
 	if strings.Contains(persons, "Jim") || strings.Contains(cats, "Mine") || strings.Count(cats, `"type":"task_category"`) != 6 {
 		t.Errorf("Bob's lists show Ada's rows:\n%s\n%s", persons, cats)
+	}
+	if r := e.do(req{method: "GET", path: "/api/persons/" + person + "/tasks/" + task, key: teammate}); r.code != 200 {
+		t.Errorf("a teammate cannot see the account's task: %d", r.code)
+	}
+	if keys := e.do(req{method: "GET", path: "/api/administration/api", key: teammate}).body; strings.Contains(keys, `"id":"`+keyID+`"`) || !strings.Contains(keys, "Grace's") {
+		t.Errorf("a teammate sees Ada's keys: %s", keys)
 	}
 	// A task cannot be given another account's category either.
 	r := e.do(req{method: "POST", path: "/api/persons/" + e.person(bob, "first_name=B") + "/tasks?name=x&task_category_id=" + category, key: bob})
