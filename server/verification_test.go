@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -362,28 +361,6 @@ func TestSilentMailServer(t *testing.T) {
 	}
 	if r := e.do(req{method: "GET", path: "/api/me", key: key}); r.code != 403 {
 		t.Fatalf("the change did not stand: %d", r.code)
-	}
-}
-
-// TestVerificationSecretNotStored: the database holds a hash, never the
-// secret of a link.
-func TestVerificationSecretNotStored(t *testing.T) {
-	e := newEnv(t)
-	_, key := e.user("ada@example.com")
-	e.changeEmail(key, "new@example.com")
-	link := regexpLink(t, e.logs.String())
-	secret := link[strings.Index(link, "=")+1:]
-	if err := e.st.Close(); err != nil { // checkpoints the WAL into the file
-		t.Fatal(err)
-	}
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(e.path + suffix)
-		if err != nil && suffix == "" {
-			t.Fatal(err)
-		}
-		if strings.Contains(string(b), secret) {
-			t.Errorf("the link's secret is in kith.db%s", suffix)
-		}
 	}
 }
 

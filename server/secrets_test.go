@@ -1,0 +1,65 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoSecretsAtRest logs in, creates keys and changes an email, then
+// reads every file of the database, the WAL included, byte by byte: no
+// key, password or verification secret may be in any of them.
+func TestNoSecretsAtRest(t *testing.T) {
+	e := newEnv(t)
+	_, first := e.user("ada@example.com")
+	var secrets []string
+	secrets = append(secrets, first, "correct horse")
+	for i := 0; i < 3; i++ {
+		r := e.do(req{method: "POST", path: "/api/login", body: `{"email":"ada@example.com","password":"correct horse"}`})
+		secrets = append(secrets, r.json(t)["data"].(map[string]any)["token"].(string))
+	}
+	r := e.do(req{method: "POST", path: "/api/administration/api?label=Phone", key: first})
+	secrets = append(secrets, r.json(t)["token"].(string))
+	e.changeEmail(first, "new@example.com")
+	link := regexpLink(t, e.logs.String())
+	secrets = append(secrets, link[strings.Index(link, "=")+1:])
+
+	// Each token's secret part, without the "<id>|" prefix, must be absent too.
+	for _, s := range secrets {
+		if _, secret, ok := strings.Cut(s, "|"); ok {
+			secrets = append(secrets, secret)
+		}
+	}
+	files, _ := filepath.Glob(e.path + "*")
+	if len(files) < 2 {
+		t.Fatalf("want the database and its WAL, found %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range secrets {
+			if strings.Contains(string(b), s) {
+				t.Errorf("%s holds the secret %q", filepath.Base(f), s)
+			}
+		}
+	}
+	// Closing checkpoints the WAL into the main file: look again.
+	if err := e.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range secrets {
+		if strings.Contains(string(b), s) {
+			t.Errorf("kith.db holds the secret %q after a checkpoint", s)
+		}
+	}
+	if !strings.Contains(string(b), "new@example.com") {
+		t.Error("the file does not even hold the new email: this test reads the wrong file")
+	}
+}
