@@ -40,7 +40,7 @@ func (c *clock) Advance(d time.Duration) {
 
 // env is one server over one fresh database file.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *Server
 	st    *store.Store
 	clock *clock
@@ -49,7 +49,7 @@ type env struct {
 }
 
 // newEnv starts a server with rate limiting off unless opts turn it on.
-func newEnv(t *testing.T, opts ...func(*Options)) *env {
+func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "kith.db")
@@ -130,7 +130,7 @@ type resp struct {
 }
 
 // json decodes the body into a generic value.
-func (r resp) json(t *testing.T) map[string]any {
+func (r resp) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.body), &m); err != nil {

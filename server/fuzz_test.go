@@ -1,0 +1,232 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The fuzz targets feed arbitrary input to the parameter layer and to every
+// write route, through the real router on a real database. Whatever comes
+// in, the answer is never a panic or a 5xx, and an error always has the
+// contract's shape. Plain "go test" runs the seeds below and the corpora
+// in testdata/fuzz; "go test -fuzz FuzzX ./server" explores.
+
+// checkAnswer fails unless r is a non-5xx JSON answer and, when an error,
+// exactly {"message", "status"[, "errors"]} with status matching the code.
+func checkAnswer(t *testing.T, what string, r resp) {
+	t.Helper()
+	if r.code >= 500 {
+		t.Fatalf("%s: %d %s", what, r.code, r.body)
+	}
+	if r.code == 204 {
+		return
+	}
+	if !json.Valid([]byte(r.body)) {
+		t.Fatalf("%s: %d, body not JSON: %q", what, r.code, r.body)
+	}
+	if r.code < 400 {
+		return
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(r.body), &body); err != nil {
+		t.Fatalf("%s: error body not an object: %s", what, r.body)
+	}
+	var e struct {
+		Message string              `json:"message"`
+		Status  int                 `json:"status"`
+		Errors  map[string][]string `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(r.body), &e); err != nil {
+		t.Fatalf("%s: error body of the wrong types: %v: %s", what, err, r.body)
+	}
+	want := 2
+	if _, ok := body["errors"]; ok {
+		want = 3
+		if r.code != 422 || len(e.Errors) == 0 {
+			t.Fatalf("%s: errors on a %d, or empty: %s", what, r.code, r.body)
+		}
+	}
+	if len(body) != want || e.Message == "" || e.Status != r.code {
+		t.Fatalf("%s: %d with error body %s", what, r.code, r.body)
+	}
+}
+
+// fuzzEnv is one server for a whole fuzz target, with one user, a person
+// and a task to aim at: opening a database per input would fuzz SQLite's
+// file creation instead of Kith.
+type fuzzEnv struct {
+	*env
+	key string
+}
+
+func newFuzzEnv(f *testing.F) *fuzzEnv {
+	e := newEnv(f)
+	_, key := e.user("ada@example.com")
+	e.person(key, "first_name=Jim&can_be_deleted=0")
+	e.task(key, "1", "name=Call")
+	return &fuzzEnv{env: e, key: key}
+}
+
+// send is one fuzzed request: the route's method and path, then the
+// fuzzer's query string, body and Content-Type.
+func (fe *fuzzEnv) send(t *testing.T, method, path, query, body, ctype string) {
+	fe.t = t
+	if strings.ContainsAny(query, "# \t\r\n") || !utf8.ValidString(query) {
+		query = urlEscape(query)
+	}
+	r := fe.do(req{method: method, path: path + "?" + query, key: fe.key, body: body, ctype: ctype})
+	checkAnswer(t, method+" "+path, r)
+	if r.code == 200 && path == "/api/me" {
+		fe.reverify(t)
+	}
+}
+
+// reverify undoes an email change, so that one input that changes the
+// email does not lock every input after it out with a 403.
+func (fe *fuzzEnv) reverify(t *testing.T) {
+	ctx := context.Background()
+	sess, err := fe.st.Authenticate(ctx, fe.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sess.User.Verified() {
+		if _, err := fe.st.MarkVerified(ctx, sess.User.Email); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// urlEscape keeps a fuzzed query string a query string: httptest refuses
+// a request line with spaces or control characters outright.
+func urlEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || c == '#' {
+			b.WriteString("%" + strings.ToUpper(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])))
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+var ctypes = []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=X", "text/plain", ""}
+
+// pick chooses among n things by a fuzzed byte.
+func pick(b uint8, n int) int { return int(b) % n }
+
+type route struct{ method, path string }
+
+func fuzzRoutes(f *testing.F, routes []route, seeds [][2]string) {
+	fe := newFuzzEnv(f)
+	for i := range routes {
+		for _, s := range seeds {
+			for c := range ctypes {
+				f.Add(uint8(i), s[0], s[1], uint8(c))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, query, body string, ctype uint8) {
+		rt := routes[pick(which, len(routes))]
+		fe.send(t, rt.method, rt.path, query, body, ctypes[pick(ctype, len(ctypes))])
+	})
+}
+
+func FuzzPersonWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons"}, {"PUT", "/api/persons/1"},
+		{"PATCH", "/api/persons/1/physical-appearance"}, {"PATCH", "/api/persons/1/age"},
+	}, [][2]string{
+		{"first_name=Jim&last_name=Halpert&gender=male", `{"first_name":"Jim","born_at":"1978-10-01","is_listed":"1"}`},
+		{"age_type=exact&age_year=1978&age_month=2&age_day=29", `{"age_type":"estimated","age_estimated":"30"}`},
+		{"age_type=bracket&age_bracket=20-29", `{"height":180,"weight":"80","hair_color":"brown","build":7}`},
+		{"first_name=" + strings.Repeat("x", 300), `{"first_name":["x"],"can_be_deleted":"maybe"}`},
+		{"", `{"first_name":null,"middle_name":{"a":1},"nickname":1e400}`},
+	})
+}
+
+func FuzzTaskWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/tasks"}, {"PUT", "/api/persons/1/tasks/1"}, {"PUT", "/api/tasks/1/toggle"},
+	}, [][2]string{
+		{"name=Call&task_category_id=2&due_at=2026-03-20", `{"name":"Call","description":"x","is_completed":true}`},
+		{"due_at=1773532800", `{"name":"x","due_at":"2026-03-20T10:00:00+01:00","task_category_id":"99"}`},
+		{"name=&is_completed=2", `{"name":"x","task_category_id":-1,"due_at":"9999-99-99"}`},
+	})
+}
+
+func FuzzCategoryWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/administration/task-categories"}, {"PUT", "/api/administration/task-categories/1"},
+	}, [][2]string{
+		{"name=Coffee&color=bg-amber-100", `{"name":"Coffee","color":"bg-amber-100"}`},
+		{"name=" + strings.Repeat("é", 256), `{"name":true,"color":[]}`},
+	})
+}
+
+func FuzzAccountWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"PUT", "/api/me"}, {"PUT", "/api/me/timezone"}, {"POST", "/api/administration/api"},
+		{"POST", "/api/login"}, {"GET", "/api/verify-email"},
+	}, [][2]string{
+		{"first_name=Ada&last_name=L&email=ada@example.com&born_at=1815-12-10", `{"timezone":"Europe/Paris"}`},
+		{"label=Phone", `{"email":"ada@example.com","password":"correct horse"}`},
+		{"timezone=Local&token=AAAA", `{"email":"Ada <ada@example.com>","password":7}`},
+	})
+}
+
+// FuzzParams drives the parameter layer alone: any method, Content-Type,
+// query and body, read with every kind of field reader. The error, when
+// there is one, goes through the real error handler.
+func FuzzParams(f *testing.F) {
+	e := newEnv(f)
+	for _, s := range [][2]string{
+		{"a=1&b=true&c=2026-02-29&d=x@example.com", `{"a":"1","b":0,"c":"2024-02-29","e":"bracket"}`},
+		{"a=9223372036854775808&b=yes", `{"a":1.5,"b":"2","f":"20-10","g":1e400}`},
+		{"a[]=1&a[x]=2", `{"a":{"b":[1,2]},"h":"   "}`},
+		{"", "a=1&b=%zz"},
+		{"", "--X\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n7\r\n--X--\r\n"},
+		{"", `{"a":"\ud800"}`},
+	} {
+		for c := range ctypes {
+			f.Add(s[0], s[1], uint8(c))
+		}
+	}
+	f.Fuzz(func(t *testing.T, query, body string, ctype uint8) {
+		e.t = t
+		if strings.ContainsAny(query, "# \t\r\n") || !utf8.ValidString(query) {
+			query = urlEscape(query)
+		}
+		hr := httptest.NewRequest("POST", "/x?"+query, strings.NewReader(body))
+		if ct := ctypes[pick(ctype, len(ctypes))]; ct != "" {
+			hr.Header.Set("Content-Type", ct)
+		}
+		rec := httptest.NewRecorder()
+		c := e.srv.echo.NewContext(hr, rec)
+		p, err := readParams(c)
+		if err == nil {
+			p.requiredText("a", 10)
+			p.text("h", 255)
+			p.password("p", 72)
+			p.email("d", 255)
+			p.integer("a")
+			p.boolean("b")
+			p.date("c")
+			p.oneOf("e", []string{"exact", "bracket"}, "")
+			p.between("a", 1, 100)
+			p.timestamp("g")
+			p.sent("f")
+			err = p.err()
+		}
+		if err == nil {
+			return
+		}
+		e.srv.handleError(err, c)
+		checkAnswer(t, "params", resp{code: rec.Code, body: rec.Body.String()})
+	})
+}
