@@ -190,10 +190,10 @@ func TestCommands(t *testing.T) {
 	if code, out, _ := cmd("version"); code != 0 || out != "kith dev\n" {
 		t.Errorf("version: %d %q", code, out)
 	}
-	if code, out, _ := cmd("migrate", "--db", db); code != 0 || !strings.Contains(out, "applied 0001_init\napplied 0002_persons_tasks\napplied 0003_email_verification\n") {
+	if code, out, _ := cmd("migrate", "--db", db); code != 0 || !strings.Contains(out, "applied 0001_init\napplied 0002_persons_tasks\napplied 0003_email_verification\napplied 0004_health_probe\n") {
 		t.Errorf("migrate: %d %q", code, out)
 	}
-	if code, out, _ := cmd("migrate", "--db", db); code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "schema version 3") {
+	if code, out, _ := cmd("migrate", "--db", db); code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "schema version 4") {
 		t.Errorf("migrate again: %d %q", code, out)
 	}
 

@@ -139,6 +139,10 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 	status, msg := errServer.status, errServer.message
 	if errors.As(err, &ae) {
 		status, msg = ae.status, ae.message
+	} else if store.Unavailable(err) {
+		// A full disk or a lost lock is the host's trouble and passes:
+		// 503 tells the client to try again later.
+		status, msg = errUnavailable.status, errUnavailable.message
 	}
 	s.log.Error().Err(err).Str("request_id", requestID(c)).
 		Str("method", c.Request().Method).Str("path", c.Request().URL.Path).Msg("request failed")

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -46,6 +47,8 @@ type Store struct {
 
 	dummyOnce sync.Once
 	dummyHash []byte // of the same cost as real ones, for Login's timing
+
+	writeFault atomic.Bool // the last write failed for want of storage
 }
 
 // dsn builds a connection string whose pragmas every pooled connection
@@ -112,17 +115,24 @@ func (s *Store) Close() error {
 }
 
 // Ping reports whether the database answers a query on its own tables,
-// through the readers that requests use.
+// through the readers that requests use, and, after a write failed for
+// want of storage, whether a write works again.
 func (s *Store) Ping(ctx context.Context) error {
-	_, err := schemaVersion(ctx, s.r)
-	return err
+	if _, err := schemaVersion(ctx, s.r); err != nil {
+		return err
+	}
+	if s.writeFault.Load() {
+		return s.probeWrite(ctx)
+	}
+	return nil
 }
 
 func (s *Store) now() int64 { return s.Now().Unix() }
 
 // withTx runs fn in one write transaction and commits it; any error rolls
 // it back.
-func (s *Store) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) withTx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+	defer func() { s.noteWrite(err) }()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
