@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 
 	"modernc.org/sqlite"
@@ -47,13 +46,13 @@ const probeSize = 64 << 10
 // transaction that wrote it never reaches the disk.
 func (s *Store) probeWrite(ctx context.Context) error {
 	var id int64
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `INSERT INTO health_probe (filler) VALUES (zeroblob(?)) RETURNING id`, probeSize).Scan(&id)
 	})
 	if err != nil {
 		return err
 	}
-	return s.withTx(ctx, func(tx *sql.Tx) error {
+	return s.withTx(ctx, func(tx *txn) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM health_probe`)
 		return err
 	})

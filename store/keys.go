@@ -39,6 +39,10 @@ type Session struct {
 
 const keyColumns = `id, user_id, name, last_used_at, created_at, updated_at`
 
+// sessionColumns are the user's columns in Authenticate's join, built once:
+// the query runs on every request.
+var sessionColumns = qualify("u", userColumns)
+
 func scanKey(sc scanner, k *APIKey) error {
 	return sc.Scan(&k.ID, &k.UserID, &k.Name, &k.LastUsedAt, &k.CreatedAt, &k.UpdatedAt)
 }
@@ -59,7 +63,7 @@ func hashSecret(secret string) []byte {
 func (s *Store) CreateAPIKey(ctx context.Context, userID int64, name string) (APIKey, string, error) {
 	var k APIKey
 	var token string
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		var err error
 		k, token, err = s.createAPIKey(ctx, tx, userID, name)
 		return err
@@ -67,7 +71,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, userID int64, name string) (AP
 	return k, token, err
 }
 
-func (s *Store) createAPIKey(ctx context.Context, tx *sql.Tx, userID int64, name string) (APIKey, string, error) {
+func (s *Store) createAPIKey(ctx context.Context, tx *txn, userID int64, name string) (APIKey, string, error) {
 	secret := newSecret()
 	now := s.now()
 	var k APIKey
@@ -118,7 +122,7 @@ func (s *Store) APIKey(ctx context.Context, userID, id int64) (APIKey, error) {
 
 // DeleteAPIKey revokes one of the user's keys.
 func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
-	return s.withTx(ctx, func(tx *sql.Tx) error {
+	return s.withTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ?`, id, userID)
 		if err != nil {
 			return fmt.Errorf("store: delete api key: %w", err)
@@ -138,7 +142,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (Session, error)
 	var sess Session
 	var hash []byte
 	err = scanUser(s.r.QueryRowContext(ctx, `
-		SELECT `+qualify("u", userColumns)+`, k.id, k.last_used_at, k.secret_hash
+		SELECT `+sessionColumns+`, k.id, k.last_used_at, k.secret_hash
 		FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.id = ?`, id), &sess.User, &sess.KeyID, &sess.LastUsedAt, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -162,7 +166,7 @@ func (s *Store) NeedsTouch(sess Session) bool {
 // TouchAPIKey records that the key was used now. The WHERE clause keeps
 // concurrent requests of one key to one write a minute.
 func (s *Store) TouchAPIKey(ctx context.Context, keyID int64) error {
-	return s.withTx(ctx, func(tx *sql.Tx) error {
+	return s.withTx(ctx, func(tx *txn) error {
 		now := s.now()
 		_, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ?
 			WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`, now, keyID, now-touchInterval)

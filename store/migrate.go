@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -75,8 +74,10 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 		if m.version <= current {
 			continue
 		}
-		err := s.withTx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		err := s.withTx(ctx, func(tx *txn) error {
+			// Tx.ExecContext itself: a migration is several statements,
+			// run once, and nothing to keep.
+			if _, err := tx.Tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("store: migration %s: %w", m.name, err)
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,

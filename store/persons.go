@@ -88,7 +88,7 @@ func (s *Store) Persons(ctx context.Context, accountID, limit, offset int64) ([]
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list persons: %w", err)
 	}
-	defer tx.Rollback()
+	defer tx.end(ctx, false)
 	var total int64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE account_id = ?`, accountID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count persons: %w", err)
@@ -137,7 +137,7 @@ func getPerson(ctx context.Context, q queryer, accountID, id int64) (Person, err
 // CreatePerson adds a person to the account.
 func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInput) (Person, error) {
 	var p Person
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		now := s.now()
 		err := scanPerson(tx.QueryRowContext(ctx, `
 			INSERT INTO persons (account_id, first_name, last_name, middle_name, nickname, maiden_name, prefix, suffix,
@@ -194,7 +194,7 @@ func (s *Store) SetAge(ctx context.Context, accountID, id int64, a Age) (Person,
 func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets string, args ...any) (Person, error) {
 	var p Person
 	args = append(args, s.now(), id, accountID)
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		err := scanPerson(tx.QueryRowContext(ctx, `UPDATE persons SET `+sets+`, updated_at = ?
 			WHERE id = ? AND account_id = ? RETURNING `+personColumns, args...), &p)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -210,7 +210,7 @@ func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets stri
 
 // DeletePerson deletes the person and, by cascade, its tasks.
 func (s *Store) DeletePerson(ctx context.Context, accountID, id int64) error {
-	return s.withTx(ctx, func(tx *sql.Tx) error {
+	return s.withTx(ctx, func(tx *txn) error {
 		var deletable bool
 		err := tx.QueryRowContext(ctx, `SELECT can_be_deleted FROM persons WHERE id = ? AND account_id = ?`, id, accountID).Scan(&deletable)
 		if errors.Is(err, sql.ErrNoRows) {

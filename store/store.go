@@ -37,8 +37,8 @@ var (
 
 // Store is Kith's database. Every exported method is one transaction.
 type Store struct {
-	w *sql.DB // one connection: SQLite has one writer, and queuing here avoids SQLITE_BUSY
-	r *sql.DB // readers, which WAL lets run beside the writer
+	w *pool // one connection: SQLite has one writer, and queuing here avoids SQLITE_BUSY
+	r *pool // readers, which WAL lets run beside the writer
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -106,7 +106,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &Store{w: w, r: r, Now: time.Now, PasswordCost: bcrypt.DefaultCost}, nil
+	return &Store{w: newPool(w), r: newPool(r), Now: time.Now, PasswordCost: bcrypt.DefaultCost}, nil
 }
 
 // Close closes both pools.
@@ -131,17 +131,17 @@ func (s *Store) now() int64 { return s.Now().Unix() }
 
 // withTx runs fn in one write transaction and commits it; any error rolls
 // it back.
-func (s *Store) withTx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+func (s *Store) withTx(ctx context.Context, fn func(tx *txn) error) (err error) {
 	defer func() { s.noteWrite(err) }()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	defer tx.Rollback()
 	if err := fn(tx); err != nil {
+		tx.end(ctx, false)
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.end(ctx, true); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil

@@ -149,7 +149,7 @@ func checkPerson(ctx context.Context, q queryer, accountID, personID int64) erro
 // checkCategory returns ErrUnknownCategory unless id is nil or a category
 // of the account. The writer's transaction holds the lock, so the category
 // cannot vanish between this check and the write.
-func checkCategory(ctx context.Context, tx *sql.Tx, accountID int64, id *int64) error {
+func checkCategory(ctx context.Context, tx *txn, accountID int64, id *int64) error {
 	if id == nil {
 		return nil
 	}
@@ -167,7 +167,7 @@ func checkCategory(ctx context.Context, tx *sql.Tx, accountID int64, id *int64) 
 // CreateTask adds a task, not completed, to the person.
 func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
 	var t Task
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		if err := checkPerson(ctx, tx, accountID, personID); err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 // the task becomes completed and NULL when it stops being so.
 func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, in TaskInput) (Task, error) {
 	var t Task
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		// The category comes first: the foreign key would refuse the UPDATE
 		// itself. A missing task is still reported before a bad category.
 		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
@@ -239,7 +239,7 @@ func taskNotAffected(ctx context.Context, q queryer, err error, accountID, perso
 // ToggleTask flips the completion of any task of the account.
 func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, error) {
 	var t Task
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		now := s.now()
 		var personID int64
 		err := tx.QueryRowContext(ctx, `UPDATE tasks SET is_completed = 1 - is_completed,
@@ -259,7 +259,7 @@ func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, erro
 
 // DeleteTask deletes one task of the person.
 func (s *Store) DeleteTask(ctx context.Context, accountID, personID, id int64) error {
-	return s.withTx(ctx, func(tx *sql.Tx) error {
+	return s.withTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM tasks WHERE id = ? AND person_id = ? AND account_id = ?`, id, personID, accountID)
 		if err != nil {
 			return fmt.Errorf("store: delete task: %w", err)

@@ -87,7 +87,7 @@ func checkPassword(p string) error {
 // default task categories) unless nu names an existing one.
 func (s *Store) CreateUser(ctx context.Context, nu NewUser) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		var err error
 		u, err = s.createUser(ctx, tx, nu)
 		return err
@@ -95,7 +95,7 @@ func (s *Store) CreateUser(ctx context.Context, nu NewUser) (User, error) {
 	return u, err
 }
 
-func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, error) {
+func (s *Store) createUser(ctx context.Context, tx *txn, nu NewUser) (User, error) {
 	email := strings.ToLower(strings.TrimSpace(nu.Email))
 	if !ValidEmail(email) {
 		return User{}, ErrInvalidEmail
@@ -129,7 +129,7 @@ func (s *Store) createUser(ctx context.Context, tx *sql.Tx, nu NewUser) (User, e
 
 // accountFor returns id when that account exists, or a new account's id
 // when id is 0.
-func (s *Store) accountFor(ctx context.Context, tx *sql.Tx, id, now int64) (int64, error) {
+func (s *Store) accountFor(ctx context.Context, tx *txn, id, now int64) (int64, error) {
 	if id != 0 {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = ?`, id).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -177,7 +177,7 @@ func (s *Store) Login(ctx context.Context, email, password string) (User, error)
 // otherwise secret is empty.
 func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u User, secret string, err error) {
 	email := strings.ToLower(p.Email)
-	err = s.withTx(ctx, func(tx *sql.Tx) error {
+	err = s.withTx(ctx, func(tx *txn) error {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&old)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -210,7 +210,7 @@ func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u U
 // SetTimezone sets the user's IANA time zone and returns the user.
 func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		err := scanUser(tx.QueryRowContext(ctx, `
 			UPDATE users SET timezone = ?, updated_at = ? WHERE id = ?
 			RETURNING `+userColumns,
@@ -238,7 +238,7 @@ type Credentials struct {
 // so the credentials are made and shown once in the life of a database.
 func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, error) {
 	var creds *Credentials
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
 			return fmt.Errorf("store: count users: %w", err)

@@ -22,7 +22,7 @@ var (
 // createVerification replaces the user's pending links with a new one for
 // their current email and returns its secret. Only one link is live at a
 // time: asking for a fresh one voids the last.
-func (s *Store) createVerification(ctx context.Context, tx *sql.Tx, u User) (string, error) {
+func (s *Store) createVerification(ctx context.Context, tx *txn, u User) (string, error) {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM email_verifications WHERE user_id = ?`, u.ID); err != nil {
 		return "", fmt.Errorf("store: clear verifications: %w", err)
 	}
@@ -43,7 +43,7 @@ func (s *Store) createVerification(ctx context.Context, tx *sql.Tx, u User) (str
 func (s *Store) NewVerification(ctx context.Context, userID int64) (User, string, error) {
 	var u User
 	var secret string
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		err := scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, userID), &u)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -68,7 +68,7 @@ func (s *Store) VerifyEmail(ctx context.Context, secret string) (User, error) {
 	}
 	var u User
 	valid := false
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		var userID int64
 		err := tx.QueryRowContext(ctx, `
 			DELETE FROM email_verifications
@@ -98,7 +98,7 @@ func (s *Store) VerifyEmail(ctx context.Context, secret string) (User, error) {
 // A user already verified stays as they were.
 func (s *Store) MarkVerified(ctx context.Context, email string) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
+	err := s.withTx(ctx, func(tx *txn) error {
 		var err error
 		u, err = s.markVerified(ctx, tx, `email = ?`, strings.ToLower(strings.TrimSpace(email)))
 		return err
@@ -108,7 +108,7 @@ func (s *Store) MarkVerified(ctx context.Context, email string) (User, error) {
 
 // markVerified verifies the user that where (on users) selects and drops
 // their pending links.
-func (s *Store) markVerified(ctx context.Context, tx *sql.Tx, where string, arg any) (User, error) {
+func (s *Store) markVerified(ctx context.Context, tx *txn, where string, arg any) (User, error) {
 	var u User
 	err := scanUser(tx.QueryRowContext(ctx, `
 		UPDATE users SET email_verified_at = coalesce(email_verified_at, ?)

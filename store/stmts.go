@@ -1,0 +1,150 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+)
+
+// maxStmts bounds the statements a pool keeps: a few queries are built
+// from the fields a request sends, and must not grow the cache for ever.
+const maxStmts = 200
+
+// pool is a *sql.DB that prepares each statement once and keeps it. The
+// profile of a task read showed SQLite spending more time parsing its
+// short queries than running them; a kept statement is parsed once per
+// connection instead of once per query.
+type pool struct {
+	*sql.DB
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+}
+
+func newPool(d *sql.DB) *pool { return &pool{DB: d, stmts: make(map[string]*sql.Stmt)} }
+
+// kept returns the statement of query, if it is kept.
+func (p *pool) kept(query string) *sql.Stmt {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stmts[query]
+}
+
+// prepare keeps a statement for query, unless the pool is full or the
+// query is several statements (a migration), and returns it or nil. It
+// holds no lock while preparing, which may wait for a connection.
+func (p *pool) prepare(ctx context.Context, query string) *sql.Stmt {
+	if st := p.kept(query); st != nil {
+		return st
+	}
+	if strings.Contains(query, ";") {
+		return nil
+	}
+	st, err := p.DB.PrepareContext(ctx, query)
+	if err != nil {
+		return nil // the query runs unprepared, and reports the error itself
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if old := p.stmts[query]; old != nil || len(p.stmts) >= maxStmts {
+		st.Close()
+		return old
+	}
+	p.stmts[query] = st
+	return st
+}
+
+func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := p.prepare(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return p.DB.QueryContext(ctx, query, args...)
+}
+
+func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := p.prepare(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return p.DB.QueryRowContext(ctx, query, args...)
+}
+
+func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := p.prepare(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return p.DB.ExecContext(ctx, query, args...)
+}
+
+// BeginTx starts a transaction whose queries use the kept statements.
+func (p *pool) BeginTx(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
+	tx, err := p.DB.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &txn{Tx: tx, pool: p}, nil
+}
+
+// Close closes the kept statements, then the pool.
+func (p *pool) Close() error {
+	p.mu.Lock()
+	for q, st := range p.stmts {
+		st.Close()
+		delete(p.stmts, q)
+	}
+	p.mu.Unlock()
+	return p.DB.Close()
+}
+
+// txn is a transaction that runs kept statements on its connection. A
+// statement not yet kept runs unprepared and is kept once the transaction
+// ends: preparing it on the pool meanwhile would wait for the connection
+// the transaction holds, which for the one writer is for ever.
+type txn struct {
+	*sql.Tx
+	pool   *pool
+	missed []string
+}
+
+func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	if st := t.pool.kept(query); st != nil {
+		return t.Tx.StmtContext(ctx, st)
+	}
+	t.missed = append(t.missed, query)
+	return nil
+}
+
+func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, query, args...)
+}
+
+func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.Tx.QueryRowContext(ctx, query, args...)
+}
+
+func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, query, args...)
+}
+
+// end commits (or rolls back) and then keeps what the transaction missed.
+func (t *txn) end(ctx context.Context, commit bool) error {
+	var err error
+	if commit {
+		err = t.Tx.Commit()
+	} else {
+		err = t.Tx.Rollback()
+	}
+	for _, q := range t.missed {
+		t.pool.prepare(ctx, q)
+	}
+	t.missed = nil
+	return err
+}
