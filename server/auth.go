@@ -69,7 +69,7 @@ func (s *Server) handleLogin(c echo.Context) error {
 // handleLogout revokes the key that authenticated the request.
 func (s *Server) handleLogout(c echo.Context) error {
 	sess, _ := session(c)
-	if err := s.store.DeleteAPIKey(c.Request().Context(), sess.User.ID, sess.KeyID); err != nil {
+	if err := s.store.DeleteAPIKey(c.Request().Context(), sess.UserID, sess.KeyID); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageBody{"Logged out successfully", http.StatusOK})

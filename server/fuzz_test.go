@@ -90,8 +90,12 @@ func (fe *fuzzEnv) reverify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sess.User.Verified() {
-		if _, err := fe.st.MarkVerified(ctx, sess.User.Email); err != nil {
+	if !sess.Verified {
+		u, err := fe.st.User(ctx, sess.UserID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fe.st.MarkVerified(ctx, u.Email); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -44,7 +44,7 @@ func (s *Server) keyJSON(c echo.Context, k store.APIKey, token *string) keyResou
 
 func (s *Server) handleKeyList(c echo.Context) error {
 	sess, _ := session(c)
-	keys, err := s.store.APIKeys(c.Request().Context(), sess.User.ID)
+	keys, err := s.store.APIKeys(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (s *Server) handleKeyShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	k, err := s.store.APIKey(c.Request().Context(), sess.User.ID, id)
+	k, err := s.store.APIKey(c.Request().Context(), sess.UserID, id)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) handleKeyCreate(c echo.Context) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	k, token, err := s.store.CreateAPIKey(c.Request().Context(), sess.User.ID, label)
+	k, token, err := s.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) handleKeyDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteAPIKey(c.Request().Context(), sess.User.ID, id); err != nil {
+	if err := s.store.DeleteAPIKey(c.Request().Context(), sess.UserID, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -54,17 +54,21 @@ func (s *Server) userJSON(c echo.Context, u store.User) dataBody[userResource] {
 	}}
 }
 
-func (s *Server) timezoneJSON(c echo.Context, u store.User) dataBody[timezoneResource] {
+func (s *Server) timezoneJSON(c echo.Context, tz string) dataBody[timezoneResource] {
 	var r timezoneResource
 	r.Type = "timezone"
-	r.Attributes.Timezone = u.Timezone
+	r.Attributes.Timezone = tz
 	r.Links.Self = s.base(c) + "/api/me"
 	return dataBody[timezoneResource]{r}
 }
 
 func (s *Server) handleMeShow(c echo.Context) error {
 	sess, _ := session(c)
-	return c.JSON(http.StatusOK, s.userJSON(c, sess.User))
+	u, err := s.store.User(c.Request().Context(), sess.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.userJSON(c, u))
 }
 
 // handleMeUpdate replaces the profile: an omitted optional field is cleared.
@@ -90,7 +94,7 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	u, secret, err := s.store.UpdateProfile(c.Request().Context(), sess.User.ID, prof)
+	u, secret, err := s.store.UpdateProfile(c.Request().Context(), sess.UserID, prof)
 	if errors.Is(err, store.ErrEmailTaken) {
 		return invalid("email", "The email has already been taken.")
 	}
@@ -105,7 +109,7 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 
 func (s *Server) handleTimezoneShow(c echo.Context) error {
 	sess, _ := session(c)
-	return c.JSON(http.StatusOK, s.timezoneJSON(c, sess.User))
+	return c.JSON(http.StatusOK, s.timezoneJSON(c, sess.Timezone))
 }
 
 func (s *Server) handleTimezoneUpdate(c echo.Context) error {
@@ -121,11 +125,11 @@ func (s *Server) handleTimezoneUpdate(c echo.Context) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	u, err := s.store.SetTimezone(c.Request().Context(), sess.User.ID, tz)
+	u, err := s.store.SetTimezone(c.Request().Context(), sess.UserID, tz)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.timezoneJSON(c, u))
+	return c.JSON(http.StatusOK, s.timezoneJSON(c, u.Timezone))
 }
 
 // zones caches loaded time zones: time.LoadLocation reads and parses a
@@ -159,7 +163,7 @@ func dateOf(t time.Time) time.Time {
 // userDay returns the requesting user's time zone and today's date in it.
 func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
 	sess, _ := session(c)
-	loc, ok := zone(sess.User.Timezone)
+	loc, ok := zone(sess.Timezone)
 	if !ok {
 		loc = time.UTC
 	}

@@ -59,7 +59,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			ev = s.log.Warn()
 		}
 		if sess, ok := session(c); ok {
-			ev = ev.Int64("user_id", sess.User.ID)
+			ev = ev.Int64("user_id", sess.UserID)
 		}
 		ev.Str("request_id", requestID(c)).
 			Str("method", r.Method).
@@ -155,7 +155,7 @@ func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			return errUnauthenticated
 		}
-		if !sess.User.Verified() {
+		if !sess.Verified {
 			return errUnverified
 		}
 		return next(c)
@@ -182,7 +182,7 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		key := "ip:" + c.RealIP()
 		if sess, ok := session(c); ok {
-			key = "user:" + strconv.FormatInt(sess.User.ID, 10)
+			key = "user:" + strconv.FormatInt(sess.UserID, 10)
 		}
 		res := s.limiter.Allow(key)
 		h := c.Response().Header()

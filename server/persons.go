@@ -65,7 +65,7 @@ func (s *Server) personResponse(c echo.Context, status int, p store.Person) erro
 // account is the caller's account id, which scopes every query.
 func account(c echo.Context) int64 {
 	sess, _ := session(c)
-	return sess.User.AccountID
+	return sess.AccountID
 }
 
 // validated returns the parameters' validation error, unless the row the

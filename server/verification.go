@@ -38,13 +38,13 @@ func (s *Server) handleVerifyEmail(c echo.Context) error {
 // route cannot be used to flood an address.
 func (s *Server) handleVerificationResend(c echo.Context) error {
 	sess, _ := session(c)
-	budget := strconv.FormatInt(sess.User.ID, 10)
+	budget := strconv.FormatInt(sess.UserID, 10)
 	// A verified user is told so, spent budget or not.
-	if wait, blocked := s.resends.Blocked(budget); blocked && !sess.User.Verified() {
+	if wait, blocked := s.resends.Blocked(budget); blocked && !sess.Verified {
 		setRetryAfter(c, wait)
 		return errTooManyAttempts
 	}
-	u, secret, err := s.store.NewVerification(c.Request().Context(), sess.User.ID)
+	u, secret, err := s.store.NewVerification(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrAlreadyVerified) {
 		return c.JSON(http.StatusOK, messageBody{"Email already verified", http.StatusOK})
 	}

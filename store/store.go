@@ -157,16 +157,6 @@ func isUniqueViolation(err error) bool {
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }
 
-// qualify prefixes each column of a comma-separated list with alias, for
-// joins; RETURNING clauses take the bare list.
-func qualify(alias, columns string) string {
-	parts := strings.Split(columns, ",")
-	for i, c := range parts {
-		parts[i] = alias + "." + strings.TrimSpace(c)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // mustAffect turns "no row changed" into notFound.
 func mustAffect(res sql.Result, notFound error) error {
 	n, err := res.RowsAffected()

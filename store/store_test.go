@@ -195,7 +195,7 @@ func TestAuthenticate(t *testing.T) {
 	u, _ := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password1"})
 	k, token, _ := s.CreateAPIKey(ctx, u.ID, "phone")
 	sess, err := s.Authenticate(ctx, token)
-	if err != nil || sess.KeyID != k.ID || sess.User.ID != u.ID || sess.User.AccountID != u.AccountID {
+	if err != nil || sess.KeyID != k.ID || sess.UserID != u.ID || sess.AccountID != u.AccountID {
 		t.Fatalf("session %+v, %v", sess, err)
 	}
 	for _, bad := range []string{"", "|", "x|y", "0|" + token[2:], token + "x", strings.Replace(token, "|", "", 1)} {
@@ -250,7 +250,7 @@ func TestBootstrapRunsOnce(t *testing.T) {
 	if _, err := s.Login(ctx, "admin@example.com", creds.Password); err != nil {
 		t.Errorf("the printed password does not log in: %v", err)
 	}
-	if sess, err := s.Authenticate(ctx, creds.Token); err != nil || sess.User.ID != creds.User.ID {
+	if sess, err := s.Authenticate(ctx, creds.Token); err != nil || sess.UserID != creds.User.ID {
 		t.Errorf("the printed key does not authenticate: %v", err)
 	}
 	again, err := s.Bootstrap(ctx, "admin@example.com")

@@ -48,13 +48,15 @@ type TaskInput struct {
 // It starts from the person, so that listing the tasks of a person who has
 // none still yields one row (with NULL task columns) and tells "no tasks"
 // from "no such person".
-const taskQuery = `SELECT p.id,
-	p.first_name || CASE WHEN coalesce(p.last_name, '') = '' THEN '' ELSE ' ' || p.last_name END,
+const taskQuery = `SELECT p.id, ` + personName + `,
 	t.id, t.name, t.is_completed, t.due_at, t.completed_at, t.created_at, t.updated_at,
 	c.id, c.name, c.color
 	FROM persons p
 	LEFT JOIN tasks t ON t.person_id = p.id
 	LEFT JOIN task_categories c ON c.id = t.task_category_id`
+
+// personName is FullName in SQL, of the person aliased p.
+const personName = `p.first_name || CASE WHEN coalesce(p.last_name, '') = '' THEN '' ELSE ' ' || p.last_name END`
 
 // taskRow is a row of taskQuery but the person's name, in types that scan
 // without an allocation per column: a list of 50 tasks used to make 37
@@ -187,26 +189,38 @@ func checkCategory(ctx context.Context, tx *txn, accountID int64, id *int64) err
 	return nil
 }
 
-// CreateTask adds a task, not completed, to the person.
+// CreateTask adds a task, not completed, to the person. One query checks
+// the person and the category and reads what the new task shows of them,
+// so that the write transaction runs two statements, not four.
 func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
 	var t Task
 	err := s.withTx(ctx, func(tx *txn) error {
-		if err := checkPerson(ctx, tx, accountID, personID); err != nil {
-			return err
-		}
-		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
-			return err
+		var name string
+		var catID sql.NullInt64
+		var catName, catColor sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT `+personName+`, c.id, c.name, c.color
+			FROM persons p LEFT JOIN task_categories c ON c.id = ? AND c.account_id = p.account_id
+			WHERE p.id = ? AND p.account_id = ?`, in.CategoryID, personID, accountID).Scan(&name, &catID, &catName, &catColor)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return ErrPersonNotFound
+		case err != nil:
+			return fmt.Errorf("store: create task: %w", err)
+		case in.CategoryID != nil && !catID.Valid:
+			return ErrUnknownCategory
 		}
 		now := s.now()
-		var id int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
+		t = Task{PersonID: personID, PersonName: name, Name: in.Name, DueAt: in.DueAt, CreatedAt: now, UpdatedAt: now}
+		if catID.Valid {
+			t.Category = &CategoryRef{ID: catID.Int64, Name: catName.String, Color: catColor.String}
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			accountID, personID, in.CategoryID, in.Name, in.DueAt, now, now).Scan(&id)
+			accountID, personID, in.CategoryID, in.Name, in.DueAt, now, now).Scan(&t.ID)
 		if err != nil {
 			return fmt.Errorf("store: create task: %w", err)
 		}
-		t, err = getTask(ctx, tx, accountID, personID, id)
-		return err
+		return nil
 	})
 	return t, err
 }

@@ -147,6 +147,19 @@ func (s *Store) accountFor(ctx context.Context, tx *txn, id, now int64) (int64, 
 	return id, insertDefaultCategories(ctx, tx, id, now)
 }
 
+// User returns the user with this id.
+func (s *Store) User(ctx context.Context, id int64) (User, error) {
+	var u User
+	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id), &u)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrUserNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: get user: %w", err)
+	}
+	return u, nil
+}
+
 // Login returns the user with this email and password, or
 // ErrInvalidCredentials whichever of the two is wrong.
 func (s *Store) Login(ctx context.Context, email, password string) (User, error) {
