@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -294,6 +296,14 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		TrustedProxies: cfg.TrustedProxies,
 		CORSOrigins:    cfg.CORSOrigins,
 	})
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopPprof()
+	}
 	hs := srv.HTTPServer()
 	errc := make(chan error, 1)
 	go func() {
@@ -322,6 +332,25 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	}
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// servePprof serves Go's profiler on its own listener, apart from the API:
+// it needs no key, so it belongs on loopback.
+func servePprof(addr string, log zerolog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("debug.pprof_addr (KITH_DEBUG_PPROF_ADDR): %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln)
+	log.Warn().Str("addr", ln.Addr().String()).Msg("profiler listening (debug.pprof_addr): keep it on loopback")
+	return func() { hs.Close() }, nil
 }
 
 // newMailer returns the SMTP mailer, or nil (links to the log) when no

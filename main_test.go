@@ -257,3 +257,17 @@ func TestFlagsAloneMeanServe(t *testing.T) {
 		t.Errorf("health %d, stdout %s", code, s.stdout.String())
 	}
 }
+
+// TestPprofListener: debug.pprof_addr serves the profiler apart from the API.
+func TestPprofListener(t *testing.T) {
+	t.Setenv("KITH_DEBUG_PPROF_ADDR", "127.0.0.1:0")
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+	s.addr(t)
+	m := regexp.MustCompile(`"addr":"([^"]+)","time":"[^"]+","message":"profiler listening`).FindStringSubmatch(s.stderr.String())
+	if m == nil {
+		t.Fatalf("no profiler line: %s", s.stderr.String())
+	}
+	if code, body := get(t, "http://"+m[1]+"/debug/pprof/", ""); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Errorf("profiler index: %d", code)
+	}
+}

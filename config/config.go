@@ -39,6 +39,9 @@ type Config struct {
 	SMTPUsername string
 	SMTPPassword string
 	SMTPFrom     string
+
+	// PprofAddr, when set, serves Go's profiler there (debug.pprof_addr).
+	PprofAddr string
 }
 
 // key describes one configuration key: its name in the YAML file, its
@@ -69,6 +72,7 @@ var keys = []key{
 	{"smtp.username", "", func(c *Config, v any) error { return asString(v, &c.SMTPUsername) }},
 	{"smtp.password", "", func(c *Config, v any) error { return asSecret(v, &c.SMTPPassword) }},
 	{"smtp.from", "", func(c *Config, v any) error { return asString(v, &c.SMTPFrom) }},
+	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 }
 
 // EnvName returns the environment variable that sets the key name.

@@ -80,7 +80,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"trusted_proxies": "10.0.0.0/8", "cors.allowed_origins": "https://a.example", "log.level": "error",
 		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
 		"smtp.host": "mail.h.example", "smtp.port": "2525", "smtp.username": "u", "smtp.password": "p",
-		"smtp.from": "k@h.example",
+		"smtp.from": "k@h.example", "debug.pprof_addr": "127.0.0.1:6060",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -95,7 +95,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	if c.Addr != "127.0.0.1:1" || c.DB != "x.db" || c.BaseURL != "http://h" || c.RatePerMinute != 7 ||
 		c.TrustedProxies[0] != "10.0.0.0/8" || c.CORSOrigins[0] != "https://a.example" || c.LogLevel != "error" ||
 		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" || c.SMTPHost != "mail.h.example" ||
-		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" {
+		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" || c.PprofAddr != "127.0.0.1:6060" {
 		t.Errorf("from the environment: %+v", c)
 	}
 }
@@ -120,6 +120,7 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_SMTP_PORT", "submission", "smtp.port"},
 		{"KITH_SMTP_USERNAME", "kith", "smtp.username"},
 		{"KITH_SMTP_FROM", "kith at example", "smtp.from"},
+		{"KITH_DEBUG_PPROF_ADDR", "6060", "debug.pprof_addr"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {

@@ -35,6 +35,7 @@ func (c *Config) Validate() error {
 		{"smtp.port", c.validateSMTPPort},
 		{"smtp.username", c.validateSMTPAuth},
 		{"smtp.from", c.validateSMTPFrom},
+		{"debug.pprof_addr", c.validatePprofAddr},
 	}
 	for _, ch := range checks {
 		if err := ch.check(); err != nil {
@@ -181,6 +182,16 @@ func (c *Config) validateSMTPFrom() error {
 	}
 	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
 		return fmt.Errorf("%q is not an email address", c.SMTPFrom)
+	}
+	return nil
+}
+
+func (c *Config) validatePprofAddr() error {
+	if c.PprofAddr == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
+		return fmt.Errorf("%q is not HOST:PORT: %w", c.PprofAddr, err)
 	}
 	return nil
 }

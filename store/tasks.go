@@ -189,40 +189,36 @@ func checkCategory(ctx context.Context, tx *txn, accountID int64, id *int64) err
 	return nil
 }
 
-// CreateTask adds a task, not completed, to the person. One query checks
-// the person and the category and reads what the new task shows of them,
-// so that the write transaction runs two statements, not four.
+// CreateTask adds a task, not completed, to the person. The write is one
+// INSERT that checks the person and the category itself, so that the
+// writer is held for as little as possible; the task is read back through
+// a reader, after the commit.
 func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
-	var t Task
+	var id int64
 	err := s.withTx(ctx, func(tx *txn) error {
-		var name string
-		var catID sql.NullInt64
-		var catName, catColor sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT `+personName+`, c.id, c.name, c.color
-			FROM persons p LEFT JOIN task_categories c ON c.id = ? AND c.account_id = p.account_id
-			WHERE p.id = ? AND p.account_id = ?`, in.CategoryID, personID, accountID).Scan(&name, &catID, &catName, &catColor)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			return ErrPersonNotFound
-		case err != nil:
-			return fmt.Errorf("store: create task: %w", err)
-		case in.CategoryID != nil && !catID.Valid:
+		now := s.now()
+		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
+			SELECT p.account_id, p.id, ?1, ?2, ?3, ?4, ?4 FROM persons p
+			WHERE p.id = ?5 AND p.account_id = ?6
+				AND (?1 IS NULL OR EXISTS (SELECT 1 FROM task_categories c WHERE c.id = ?1 AND c.account_id = ?6))
+			RETURNING id`,
+			in.CategoryID, in.Name, in.DueAt, now, personID, accountID).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			// Nothing was inserted: name what was missing.
+			if err := checkPerson(ctx, tx, accountID, personID); err != nil {
+				return err
+			}
 			return ErrUnknownCategory
 		}
-		now := s.now()
-		t = Task{PersonID: personID, PersonName: name, Name: in.Name, DueAt: in.DueAt, CreatedAt: now, UpdatedAt: now}
-		if catID.Valid {
-			t.Category = &CategoryRef{ID: catID.Int64, Name: catName.String, Color: catColor.String}
-		}
-		err = tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			accountID, personID, in.CategoryID, in.Name, in.DueAt, now, now).Scan(&t.ID)
 		if err != nil {
 			return fmt.Errorf("store: create task: %w", err)
 		}
 		return nil
 	})
-	return t, err
+	if err != nil {
+		return Task{}, err
+	}
+	return getTask(ctx, s.r, accountID, personID, id)
 }
 
 // UpdateTask replaces the task's name, due date and category, and sets its
