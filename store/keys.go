@@ -144,16 +144,16 @@ func (s *Store) Authenticate(ctx context.Context, token string) (Session, error)
 	var hash []byte
 	var verifiedAt *int64
 	err = s.r.QueryRowContext(ctx, `
-		SELECT k.id, k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at
+		SELECT k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.id = ?`, id).Scan(&sess.KeyID, &sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt)
+		WHERE k.id = ?`, id).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, ErrUnauthenticated
 	}
 	if err != nil {
 		return Session{}, fmt.Errorf("store: authenticate: %w", err)
 	}
-	sess.Verified = verifiedAt != nil
+	sess.KeyID, sess.Verified = id, verifiedAt != nil
 	if subtle.ConstantTimeCompare(hash, hashSecret(secret)) != 1 {
 		return Session{}, ErrUnauthenticated
 	}

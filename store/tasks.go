@@ -189,22 +189,40 @@ func checkCategory(ctx context.Context, tx *txn, accountID int64, id *int64) err
 	return nil
 }
 
-// CreateTask adds a task, not completed, to the person. The write is one
-// INSERT that checks the person and the category itself, so that the
-// writer is held for as little as possible; the task is read back through
-// a reader, after the commit.
+// CreateTask adds a task, not completed, to the person. A reader first
+// finds the person and the category and what the task shows of them, so
+// that a missing one is refused without taking the writer; the write is
+// then one INSERT that checks both again, since either may vanish meanwhile.
 func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
-	var id int64
-	err := s.withTx(ctx, func(tx *txn) error {
+	var name string
+	var catID sql.NullInt64
+	var catName, catColor sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT `+personName+`, c.id, c.name, c.color
+		FROM persons p LEFT JOIN task_categories c ON c.id = ? AND c.account_id = p.account_id
+		WHERE p.id = ? AND p.account_id = ?`, in.CategoryID, personID, accountID).Scan(&name, &catID, &catName, &catColor)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Task{}, ErrPersonNotFound
+	case err != nil:
+		return Task{}, fmt.Errorf("store: create task: %w", err)
+	case in.CategoryID != nil && !catID.Valid:
+		return Task{}, ErrUnknownCategory
+	}
+	t := Task{PersonID: personID, PersonName: name, Name: in.Name, DueAt: in.DueAt}
+	if catID.Valid {
+		t.Category = &CategoryRef{ID: catID.Int64, Name: catName.String, Color: catColor.String}
+	}
+	err = s.withTx(ctx, func(tx *txn) error {
 		now := s.now()
+		t.CreatedAt, t.UpdatedAt = now, now
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
 			SELECT p.account_id, p.id, ?1, ?2, ?3, ?4, ?4 FROM persons p
 			WHERE p.id = ?5 AND p.account_id = ?6
 				AND (?1 IS NULL OR EXISTS (SELECT 1 FROM task_categories c WHERE c.id = ?1 AND c.account_id = ?6))
 			RETURNING id`,
-			in.CategoryID, in.Name, in.DueAt, now, personID, accountID).Scan(&id)
+			in.CategoryID, in.Name, in.DueAt, now, personID, accountID).Scan(&t.ID)
 		if errors.Is(err, sql.ErrNoRows) {
-			// Nothing was inserted: name what was missing.
+			// Deleted since the reader looked: name what went.
 			if err := checkPerson(ctx, tx, accountID, personID); err != nil {
 				return err
 			}
@@ -215,10 +233,7 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 		}
 		return nil
 	})
-	if err != nil {
-		return Task{}, err
-	}
-	return getTask(ctx, s.r, accountID, personID, id)
+	return t, err
 }
 
 // UpdateTask replaces the task's name, due date and category, and sets its
