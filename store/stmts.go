@@ -103,6 +103,18 @@ type txn struct {
 	*sql.Tx
 	pool   *pool
 	missed []string
+	// ctx, when set, replaces the context each statement is given: the
+	// writer sets one that is never cancelled, because SQLite answers an
+	// interrupted write by rolling back the whole transaction, and with it
+	// the other writes of the batch.
+	ctx context.Context
+}
+
+func (t *txn) use(ctx context.Context) context.Context {
+	if t.ctx != nil {
+		return t.ctx
+	}
+	return ctx
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -114,6 +126,7 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.use(ctx)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -121,6 +134,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.use(ctx)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -128,6 +142,7 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *s
 }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.use(ctx)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}

@@ -49,6 +49,7 @@ type Store struct {
 	dummyHash []byte // of the same cost as real ones, for Login's timing
 
 	writeFault atomic.Bool // the last write failed for want of storage
+	writes     *writer
 }
 
 // dsn builds a connection string whose pragmas every pooled connection
@@ -106,11 +107,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &Store{w: newPool(w), r: newPool(r), Now: time.Now, PasswordCost: bcrypt.DefaultCost}, nil
+	s := &Store{w: newPool(w), r: newPool(r), Now: time.Now, PasswordCost: bcrypt.DefaultCost}
+	s.writes = newWriter(s)
+	return s, nil
 }
 
-// Close closes both pools.
+// Close finishes the writes under way and closes both pools.
 func (s *Store) Close() error {
+	s.writes.close()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -129,22 +133,10 @@ func (s *Store) Ping(ctx context.Context) error {
 
 func (s *Store) now() int64 { return s.Now().Unix() }
 
-// withTx runs fn in one write transaction and commits it; any error rolls
-// it back.
-func (s *Store) withTx(ctx context.Context, fn func(tx *txn) error) (err error) {
-	defer func() { s.noteWrite(err) }()
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		tx.end(ctx, false)
-		return err
-	}
-	if err := tx.end(ctx, true); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	return nil
+// withTx runs fn in a write transaction, shared with the writes queued
+// beside it (see writer), and returns once it is committed or rolled back.
+func (s *Store) withTx(ctx context.Context, fn func(tx *txn) error) error {
+	return s.writes.do(ctx, fn)
 }
 
 // scanner is what *sql.Row and *sql.Rows have in common.
