@@ -89,7 +89,7 @@ func (s *Server) handleTaskList(c echo.Context) error {
 	for i, t := range tasks {
 		out[i] = taskOut(t)
 	}
-	return c.JSON(http.StatusOK, dataBody[[]taskJSON]{out})
+	return writeTasks(c, http.StatusOK, out, false)
 }
 
 func (s *Server) handleTaskShow(c echo.Context) error {
@@ -101,7 +101,7 @@ func (s *Server) handleTaskShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, dataBody[taskJSON]{taskOut(t)})
+	return writeTask(c, http.StatusOK, taskOut(t))
 }
 
 func (s *Server) handleTaskCreate(c echo.Context) error {
@@ -122,7 +122,7 @@ func (s *Server) handleTaskCreate(c echo.Context) error {
 	if err != nil {
 		return taskError(err)
 	}
-	return c.JSON(http.StatusCreated, dataBody[taskJSON]{taskOut(t)})
+	return writeTask(c, http.StatusCreated, taskOut(t))
 }
 
 // handleTaskUpdate replaces name, due date and category; completion
@@ -146,7 +146,7 @@ func (s *Server) handleTaskUpdate(c echo.Context) error {
 	if err != nil {
 		return taskError(err)
 	}
-	return c.JSON(http.StatusOK, dataBody[taskJSON]{taskOut(t)})
+	return writeTask(c, http.StatusOK, taskOut(t))
 }
 
 func (s *Server) handleTaskDelete(c echo.Context) error {
@@ -169,5 +169,5 @@ func (s *Server) handleTaskToggle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, dataBody[taskJSON]{taskOut(t)})
+	return writeTask(c, http.StatusOK, taskOut(t))
 }
