@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // maxStmts bounds the statements a pool keeps: a few queries are built
@@ -19,6 +20,9 @@ type pool struct {
 	*sql.DB
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt
+	// queries counts the statements run, so that tests can hold a list to
+	// one query however long it is.
+	queries atomic.Int64
 }
 
 func newPool(d *sql.DB) *pool { return &pool{DB: d, stmts: make(map[string]*sql.Stmt)} }
@@ -55,6 +59,7 @@ func (p *pool) prepare(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	p.queries.Add(1)
 	if st := p.prepare(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -62,6 +67,7 @@ func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sq
 }
 
 func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	p.queries.Add(1)
 	if st := p.prepare(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -69,6 +75,7 @@ func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *
 }
 
 func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	p.queries.Add(1)
 	if st := p.prepare(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -127,6 +134,7 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.use(ctx)
+	t.pool.queries.Add(1)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -135,6 +143,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.use(ctx)
+	t.pool.queries.Add(1)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -143,6 +152,7 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *s
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = t.use(ctx)
+	t.pool.queries.Add(1)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
