@@ -39,6 +39,8 @@ Commands:
                   --email E --first-name F --last-name L [--password P] [--account ID]
   user verify   mark a user's email verified: --email E
   migrate       apply pending database migrations and exit
+  backup        write a checked copy of the live database: --out FILE (must not exist)
+  restore       put a checked backup in place of the database (server stopped): --from FILE
   healthcheck   exit 0 if the server at addr answers GET /api/health with 200, else 1
   version       print the version
 
@@ -72,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
-	case "serve", "user create", "user verify", "migrate", "healthcheck":
+	case "serve", "user create", "user verify", "migrate", "healthcheck", "backup", "restore":
 	default:
 		fmt.Fprintf(stderr, "kith: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -87,6 +89,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var nu newUserFlags
 	if cmd == "user create" || cmd == "user verify" {
 		fs.StringVar(&nu.email, "email", "", "")
+	}
+	var file string
+	switch cmd {
+	case "backup":
+		fs.StringVar(&file, "out", "", "")
+	case "restore":
+		fs.StringVar(&file, "from", "", "")
 	}
 	if cmd == "user create" {
 		fs.StringVar(&nu.firstName, "first-name", "", "")
@@ -123,6 +132,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = migrate(ctx, cfg, stdout)
 	case "healthcheck":
 		err = healthcheck(ctx, cfg, stdout)
+	case "backup":
+		err = backup(ctx, cfg, file, stdout)
+	case "restore":
+		err = restore(ctx, cfg, file, stdout)
 	default:
 		err = serve(ctx, cfg, log, stdout)
 	}
@@ -268,6 +281,41 @@ func healthcheck(ctx context.Context, cfg *config.Config, stdout io.Writer) erro
 		return fmt.Errorf("healthcheck: %s answered %d", url, res.StatusCode)
 	}
 	fmt.Fprintln(stdout, "ok")
+	return nil
+}
+
+func backup(ctx context.Context, cfg *config.Config, out string, stdout io.Writer) error {
+	if out == "" {
+		return errors.New("backup needs --out FILE")
+	}
+	if err := store.Backup(ctx, cfg.DB, out); err != nil {
+		return fmt.Errorf("backup of %s: %w", cfg.DB, err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backup of %s written to %s (%d bytes), integrity ok\n", cfg.DB, out, fi.Size())
+	return nil
+}
+
+// restore refuses while a server answers on the configured address: the
+// file would be swapped under a process that has it open.
+func restore(ctx context.Context, cfg *config.Config, from string, stdout io.Writer) error {
+	if from == "" {
+		return errors.New("restore needs --from FILE")
+	}
+	if healthcheck(ctx, cfg, io.Discard) == nil {
+		return fmt.Errorf("a server answers on %s: stop it before restoring", cfg.Addr)
+	}
+	kept, err := store.Restore(ctx, from, cfg.DB, time.Now().UTC().Format("20060102-150405"))
+	if err != nil {
+		return fmt.Errorf("restore of %s: %w", from, err)
+	}
+	fmt.Fprintf(stdout, "%s restored to %s\n", from, cfg.DB)
+	if kept != "" {
+		fmt.Fprintf(stdout, "the database it replaced is kept as %s\n", kept)
+	}
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -79,6 +80,14 @@ var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 // Open opens (creating if needed) the database at path. It does not apply
 // migrations; call Migrate.
 func Open(ctx context.Context, path string) (*Store, error) {
+	// A new database is made readable by its owner only: it holds password
+	// hashes and everyone's relationships, and SQLite would create it (and
+	// its -wal and -shm, which take the file's mode) world-readable.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
 	w, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)

@@ -304,3 +304,21 @@ func TestAPIKeyScopedToUser(t *testing.T) {
 		t.Errorf("a's key is gone: %v", err)
 	}
 }
+
+// TestNewDatabaseIsPrivate: the file, its WAL and its index are readable
+// by their owner only.
+func TestNewDatabaseIsPrivate(t *testing.T) {
+	s, path := openTest(t)
+	if _, err := s.CreateUser(context.Background(), NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		fi, err := os.Stat(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm != 0o600 {
+			t.Errorf("kith.db%s has mode %o, want 600", suffix, perm)
+		}
+	}
+}

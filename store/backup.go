@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Backup writes a consistent copy of the database at src to out, while
+// the server may be writing to it: VACUUM INTO reads one snapshot, which
+// WAL lets writers go on beside. The copy goes to a temporary name, is
+// checked, synced and only then linked to out, which must not exist: a
+// file at out is never clobbered and never half-written.
+func Backup(ctx context.Context, src, out string) error {
+	if _, err := os.Lstat(out); err == nil {
+		return fmt.Errorf("%s already exists", out)
+	}
+	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp-"+rand.Text()[:8])
+	defer os.Remove(tmp)
+	db, err := sql.Open("sqlite", "file:"+uriPath.Replace(src)+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := schemaVersion(ctx, db); err != nil {
+		return fmt.Errorf("%s is not a Kith database: %w", src, err)
+	}
+	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
+		return fmt.Errorf("copy: %w", err)
+	}
+	// It holds password hashes and everyone's relationships.
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return err
+	}
+	if _, err := CheckBackup(ctx, tmp); err != nil {
+		return err
+	}
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	if err := os.Link(tmp, out); err != nil { // fails, rather than replaces, if out appeared meanwhile
+		return err
+	}
+	return syncFile(filepath.Dir(out))
+}
+
+// CheckBackup opens a backup read-only and returns its schema version
+// once SQLite's integrity check passes and this binary knows the schema.
+func CheckBackup(ctx context.Context, path string) (int, error) {
+	if _, err := os.Stat(path); err != nil {
+		return 0, err
+	}
+	db, err := sql.Open("sqlite", "file:"+uriPath.Replace(path)+"?mode=ro")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+		return 0, fmt.Errorf("%s: integrity check: %w", path, err)
+	}
+	if res != "ok" {
+		return 0, fmt.Errorf("%s: integrity check failed: %s", path, res)
+	}
+	v, err := schemaVersion(ctx, db)
+	if err != nil {
+		return 0, fmt.Errorf("%s is not a Kith database: %w", path, err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		return 0, err
+	}
+	if latest := ms[len(ms)-1].version; v > latest {
+		return 0, fmt.Errorf("%s is at schema version %d, newer than this binary knows (%d)", path, v, latest)
+	}
+	return v, nil
+}
+
+// Restore puts the backup at from in place of the database at dst, which
+// must not be in use. What was at dst is kept beside it, with its WAL, as
+// dst.before-restore-<stamp>; the restored file is synced before it takes
+// dst's name.
+func Restore(ctx context.Context, from, dst, stamp string) (kept string, err error) {
+	if _, err := CheckBackup(ctx, from); err != nil {
+		return "", err
+	}
+	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".restore-"+rand.Text()[:8])
+	defer os.Remove(tmp)
+	if err := copyFile(from, tmp); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(dst); err == nil {
+		kept = dst + ".before-restore-" + stamp
+		for _, suffix := range []string{"", "-wal"} {
+			if err := os.Rename(dst+suffix, kept+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return "", err
+			}
+		}
+	}
+	// The index of the old WAL must not be read against the new file.
+	if err := os.Remove(dst + "-shm"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return kept, err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return kept, err
+	}
+	return kept, syncFile(filepath.Dir(dst))
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, in); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// syncFile flushes a file, or a directory's entries, to the disk.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
