@@ -20,6 +20,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zones work on a host without a zoneinfo database
 
+	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
 	"kith/config"
@@ -173,13 +174,11 @@ func newLogger(cfg *config.Config, w io.Writer) zerolog.Logger {
 	return zerolog.New(w).Level(level).With().Timestamp().Logger()
 }
 
+// isTerminal reports whether w is a terminal, where colours help; a file,
+// a pipe, the journal or /dev/null (a character device too) get none.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // openStore opens the database and brings its schema up to date.

@@ -304,3 +304,33 @@ func TestHealthcheck(t *testing.T) {
 		t.Errorf("HTTPS server: %d %q", code, out)
 	}
 }
+
+// TestLogFormats: json by default, one object a line; console gives
+// people's lines, without colour codes when not written to a terminal.
+func TestLogFormats(t *testing.T) {
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+	s.addr(t)
+	s.shutdown(t)
+	for _, line := range strings.Split(strings.TrimSpace(s.stderr.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("json format wrote %q", line)
+		}
+	}
+
+	t.Setenv("KITH_LOG_FORMAT", "console")
+	c := startRun(t, []string{"serve", "--db", filepath.Join(t.TempDir(), "k.db"), "--addr", "127.0.0.1:0"})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(c.stderr.String(), "listening") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.shutdown(t)
+	out := c.stderr.String()
+	if !strings.Contains(out, "INF listening") || strings.Contains(out, `"message"`) || strings.Contains(out, "\x1b[") {
+		t.Errorf("console format wrote:\n%s", out)
+	}
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	if isTerminal(devnull) {
+		t.Error("/dev/null taken for a terminal")
+	}
+}
