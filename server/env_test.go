@@ -140,9 +140,26 @@ func (r resp) json(t testing.TB) map[string]any {
 }
 
 // do sends r through the real router. A 5xx fails the test unless the
-// test asked for one with allow5xx: no client mistake may cause one.
+// test asked for one with allow5xx: no client mistake may cause one. Every
+// exchange is also checked against the OpenAPI document (checkOpenAPI).
 func (e *env) do(r req) resp {
 	e.t.Helper()
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, r.httpRequest())
+	out := resp{code: rec.Code, header: rec.Result().Header, body: rec.Body.String()}
+	if out.code >= 500 && !allow5xx[e.t.Name()] {
+		e.t.Errorf("%s %s: unexpected %d: %s", r.method, r.path, out.code, out.body)
+	}
+	if out.code != http.StatusNoContent && r.method != http.MethodHead && !json.Valid([]byte(out.body)) {
+		e.t.Errorf("%s %s: %d body is not JSON: %q", r.method, r.path, out.code, out.body)
+	}
+	checkOpenAPI(e.t, r, out)
+	return out
+}
+
+// httpRequest builds the request r describes; a body that starts with {
+// or [ is JSON unless r.ctype says otherwise.
+func (r req) httpRequest() *http.Request {
 	var body io.Reader
 	if r.body != "" {
 		body = strings.NewReader(r.body)
@@ -168,16 +185,7 @@ func (e *env) do(r req) resp {
 	if h, ok := r.header["Host"]; ok {
 		hr.Host = h // net/http reads the Host header into Request.Host
 	}
-	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, hr)
-	out := resp{code: rec.Code, header: rec.Result().Header, body: rec.Body.String()}
-	if out.code >= 500 && !allow5xx[e.t.Name()] {
-		e.t.Errorf("%s %s: unexpected %d: %s", r.method, r.path, out.code, out.body)
-	}
-	if out.code != http.StatusNoContent && r.method != http.MethodHead && !json.Valid([]byte(out.body)) {
-		e.t.Errorf("%s %s: %d body is not JSON: %q", r.method, r.path, out.code, out.body)
-	}
-	return out
+	return hr
 }
 
 // allow5xx names the tests that provoke a 5xx on purpose.

@@ -24,6 +24,7 @@ func (s *Server) routes(corsOrigins []string) {
 
 	// No key needed.
 	e.GET("/api/health", s.handleHealth)
+	e.GET("/api/openapi.json", s.handleOpenAPI)
 	e.POST("/api/login", s.handleLogin)
 	e.GET("/api/verify-email", s.handleVerifyEmail)
 
