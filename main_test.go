@@ -96,7 +96,18 @@ func (s *testServer) shutdown(t *testing.T) {
 
 func get(t *testing.T, url, key string) (int, string) {
 	t.Helper()
-	r, _ := http.NewRequest("GET", url, nil)
+	return send(t, http.MethodGet, url, key)
+}
+
+func put(t *testing.T, url, key string) (int, string) {
+	t.Helper()
+	return send(t, http.MethodPut, url, key)
+}
+
+// send makes a request without a body and returns the status and body.
+func send(t *testing.T, method, url, key string) (int, string) {
+	t.Helper()
+	r, _ := http.NewRequest(method, url, nil)
 	if key != "" {
 		r.Header.Set("Authorization", "Bearer "+key)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net"
-	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,20 +13,6 @@ import (
 
 	"github.com/emersion/go-smtp"
 )
-
-func put(t *testing.T, url, key string) (int, string) {
-	t.Helper()
-	r, _ := http.NewRequest("PUT", url, nil)
-	r.Header.Set("Authorization", "Bearer "+key)
-	res, err := http.DefaultClient.Do(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(res.Body)
-	return res.StatusCode, b.String()
-}
 
 // TestEmailChangeWithoutSMTP goes through §6 against the real binary's
 // run: without smtp.host the link is in the log, it unlocks the user, and
