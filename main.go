@@ -259,11 +259,11 @@ func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout
 // It talks to the server on its own host, so a self-signed certificate is
 // accepted: nothing secret is sent, and only the answer's status counts.
 func healthcheck(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
-	ln, err := net.ResolveTCPAddr("tcp", cfg.Addr)
+	addr, err := net.ResolveTCPAddr("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("addr (KITH_ADDR): %w", err)
 	}
-	url := publicURL(&config.Config{TLSCertFile: cfg.TLSCertFile, TLSKeyFile: cfg.TLSKeyFile}, ln) + "/api/health"
+	url := localURL(cfg.TLS(), addr) + "/api/health"
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -455,8 +455,14 @@ func publicURL(cfg *config.Config, addr net.Addr) string {
 	if cfg.BaseURL != "" {
 		return cfg.BaseURL
 	}
+	return localURL(cfg.TLS(), addr)
+}
+
+// localURL is the server at addr as seen from this host: an unspecified
+// listen address (0.0.0.0, ::) is reached on the loopback.
+func localURL(tls bool, addr net.Addr) string {
 	scheme := "http"
-	if cfg.TLS() {
+	if tls {
 		scheme = "https"
 	}
 	host, port, _ := net.SplitHostPort(addr.String())
