@@ -15,10 +15,12 @@ import (
 )
 
 var (
-	errUnverified   = &apiError{http.StatusForbidden, "Your email address is not verified."}
-	errInvalidLink  = &apiError{http.StatusForbidden, "This verification link is invalid or has expired."}
-	mailSendTimeout = time.Minute
+	errUnverified  = &apiError{http.StatusForbidden, "Your email address is not verified."}
+	errInvalidLink = &apiError{http.StatusForbidden, "This verification link is invalid or has expired."}
 )
+
+// mailSendTimeout bounds one email's delivery in the background.
+const mailSendTimeout = time.Minute
 
 // handleVerifyEmail opens a verification link. It needs no key: the link's
 // secret is the proof, and the user may have no key left.
