@@ -119,6 +119,9 @@ func TestBackupAndRestoreRefusals(t *testing.T) {
 		t.Errorf("of a database that does not exist: %d %q", code, msg)
 	}
 
+	if code, msg := cmd("restore", "--db", db); code != 1 || !strings.Contains(msg, "--from") {
+		t.Errorf("no --from: %d %q", code, msg)
+	}
 	corrupt := filepath.Join(dir, "corrupt.db")
 	b, _ := os.ReadFile(out)
 	for i := 4096; i < len(b) && i < 4096*4; i++ {

@@ -115,3 +115,13 @@ func TestConcurrentWritesAllAnswered(t *testing.T) {
 		t.Errorf("%d accounts stored, %d writes succeeded", n, ok)
 	}
 }
+
+// TestWriteAfterClose: a closed store refuses writes instead of hanging.
+func TestWriteAfterClose(t *testing.T) {
+	s, _ := openTest(t)
+	s.Close()
+	err := s.withTx(context.Background(), insertJob(context.Background(), nil).fn)
+	if !errors.Is(err, ErrClosed) {
+		t.Errorf("a write after Close: %v", err)
+	}
+}
