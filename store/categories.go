@@ -87,7 +87,7 @@ func (s *Store) TaskCategory(ctx context.Context, accountID, id int64) (TaskCate
 // CreateTaskCategory adds a category to the account.
 func (s *Store) CreateTaskCategory(ctx context.Context, accountID int64, name, color string) (TaskCategory, error) {
 	var c TaskCategory
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		err := scanCategory(tx.QueryRowContext(ctx, `INSERT INTO task_categories (account_id, name, color, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING `+categoryColumns, accountID, name, color, now, now), &c)
@@ -102,7 +102,7 @@ func (s *Store) CreateTaskCategory(ctx context.Context, accountID int64, name, c
 // UpdateTaskCategory renames and recolours one of the account's categories.
 func (s *Store) UpdateTaskCategory(ctx context.Context, accountID, id int64, name, color string) (TaskCategory, error) {
 	var c TaskCategory
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		err := scanCategory(tx.QueryRowContext(ctx, `UPDATE task_categories SET name = ?, color = ?, updated_at = ?
 			WHERE id = ? AND account_id = ? RETURNING `+categoryColumns, name, color, s.now(), id, accountID), &c)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -119,7 +119,7 @@ func (s *Store) UpdateTaskCategory(ctx context.Context, accountID, id int64, nam
 // DeleteTaskCategory deletes one of the account's categories; its tasks
 // stay, without a category (ON DELETE SET NULL).
 func (s *Store) DeleteTaskCategory(ctx context.Context, accountID, id int64) error {
-	return s.withTx(ctx, func(tx *txn) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM task_categories WHERE id = ? AND account_id = ?`, id, accountID)
 		if err != nil {
 			return fmt.Errorf("store: delete category: %w", err)

@@ -64,7 +64,7 @@ func hashSecret(secret string) []byte {
 func (s *Store) CreateAPIKey(ctx context.Context, userID int64, name string) (APIKey, string, error) {
 	var k APIKey
 	var token string
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var err error
 		k, token, err = s.createAPIKey(ctx, tx, userID, name)
 		return err
@@ -123,7 +123,7 @@ func (s *Store) APIKey(ctx context.Context, userID, id int64) (APIKey, error) {
 
 // DeleteAPIKey revokes one of the user's keys.
 func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
-	return s.withTx(ctx, func(tx *txn) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ?`, id, userID)
 		if err != nil {
 			return fmt.Errorf("store: delete api key: %w", err)
@@ -169,7 +169,7 @@ func (s *Store) NeedsTouch(sess Session) bool {
 // TouchAPIKey records that the key was used now. The WHERE clause keeps
 // concurrent requests of one key to one write a minute.
 func (s *Store) TouchAPIKey(ctx context.Context, keyID int64) error {
-	return s.withTx(ctx, func(tx *txn) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		_, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ?
 			WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`, now, keyID, now-touchInterval)

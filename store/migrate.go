@@ -10,8 +10,13 @@ import (
 	"strings"
 )
 
-//go:embed migrations/*.sql
+// migrationFiles holds each engine's migrations, migrations/<engine>/NNNN_name.sql.
+//
+//go:embed migrations
 var migrationFiles embed.FS
+
+// migrationDir is the folder of the engine this binary runs on.
+const migrationDir = "migrations/sqlite"
 
 type migration struct {
 	version int
@@ -22,7 +27,7 @@ type migration struct {
 // migrations returns the embedded migrations in version order. Their file
 // names are NNNN_name.sql.
 func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	entries, err := fs.ReadDir(migrationFiles, migrationDir)
 	if err != nil {
 		return nil, fmt.Errorf("store: read migrations: %w", err)
 	}
@@ -34,7 +39,7 @@ func migrations() ([]migration, error) {
 		if !ok || err != nil || v <= 0 {
 			return nil, fmt.Errorf("store: migration %q is not named NNNN_name.sql", e.Name())
 		}
-		body, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		body, err := migrationFiles.ReadFile(migrationDir + "/" + e.Name())
 		if err != nil {
 			return nil, fmt.Errorf("store: read migration %s: %w", e.Name(), err)
 		}
@@ -74,7 +79,7 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 		if m.version <= current {
 			continue
 		}
-		err := s.withTx(ctx, func(tx *txn) error {
+		err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 			// Tx.ExecContext itself: a migration is several statements,
 			// run once, and nothing to keep.
 			if _, err := tx.Tx.ExecContext(ctx, m.sql); err != nil {

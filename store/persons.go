@@ -118,10 +118,6 @@ func (s *Store) Person(ctx context.Context, accountID, id int64) (Person, error)
 	return getPerson(ctx, s.r, accountID, id)
 }
 
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 func getPerson(ctx context.Context, q queryer, accountID, id int64) (Person, error) {
 	var p Person
 	err := scanPerson(q.QueryRowContext(ctx, `SELECT `+personColumns+` FROM persons WHERE id = ? AND account_id = ?`, id, accountID), &p)
@@ -137,7 +133,7 @@ func getPerson(ctx context.Context, q queryer, accountID, id int64) (Person, err
 // CreatePerson adds a person to the account.
 func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInput) (Person, error) {
 	var p Person
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		err := scanPerson(tx.QueryRowContext(ctx, `
 			INSERT INTO persons (account_id, first_name, last_name, middle_name, nickname, maiden_name, prefix, suffix,
@@ -194,7 +190,7 @@ func (s *Store) SetAge(ctx context.Context, accountID, id int64, a Age) (Person,
 func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets string, args ...any) (Person, error) {
 	var p Person
 	args = append(args, s.now(), id, accountID)
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		err := scanPerson(tx.QueryRowContext(ctx, `UPDATE persons SET `+sets+`, updated_at = ?
 			WHERE id = ? AND account_id = ? RETURNING `+personColumns, args...), &p)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -210,7 +206,7 @@ func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets stri
 
 // DeletePerson deletes the person and, by cascade, its tasks.
 func (s *Store) DeletePerson(ctx context.Context, accountID, id int64) error {
-	return s.withTx(ctx, func(tx *txn) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var deletable bool
 		err := tx.QueryRowContext(ctx, `SELECT can_be_deleted FROM persons WHERE id = ? AND account_id = ?`, id, accountID).Scan(&deletable)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -1,5 +1,20 @@
-// Package store keeps Kith's data in one SQLite file, through one writer
-// connection and a pool of readers.
+// Package store keeps Kith's data.
+//
+// The SQL in the files named for a table (persons.go, tasks.go, users.go,
+// keys.go, categories.go, verification.go) is portable: `?` placeholders
+// only, RETURNING and ON CONFLICT (which both SQLite and PostgreSQL have),
+// booleans written as booleans (NOT x, never x = 0 or 1 - x), a CAST on a
+// parameter whose type the statement alone does not tell, and every time
+// stored as Unix seconds (UTC) in an integer column. Every SQL string is a
+// constant, so that the prepared statements kept for them are bounded by
+// the code.
+//
+// What depends on the database engine lives in the files named sqlite_*.go:
+// opening and the connection pragmas, the single writer and its group
+// commit, the kept statements, the mapping of the driver's error codes to
+// this package's errors, backup and restore, and the health write probe.
+// They are the only files that import a database driver. The migrations of
+// each engine sit in migrations/<engine>/.
 package store
 
 import (
@@ -7,17 +22,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/crypto/bcrypt"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is matched by every error that reports a missing row.
@@ -53,72 +61,39 @@ type Store struct {
 	writes     *writer
 }
 
-// dsn builds a connection string whose pragmas every pooled connection
-// runs when it opens. busy_timeout comes first so that the pragmas after it
-// already wait for a lock instead of failing at once.
-func dsn(path string, writer bool) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	// FULL: a commit reaches the disk before a 2xx goes out.
-	q.Add("_pragma", "synchronous(FULL)")
-	q.Add("_pragma", "foreign_keys(ON)")
-	if writer {
-		// BEGIN IMMEDIATE takes the write lock at once: a read-then-write
-		// transaction can then never fail on upgrading its lock.
-		q.Set("_txlock", "immediate")
-	} else {
-		q.Add("_pragma", "query_only(ON)")
+// Open opens the database that db names, creating it if needed: a file
+// path, or the same with a "sqlite:" prefix, is a SQLite database. It does
+// not apply migrations; call Migrate.
+func Open(ctx context.Context, db string) (*Store, error) {
+	path, err := SQLitePath(db)
+	if err != nil {
+		return nil, err
 	}
-	return "file:" + uriPath.Replace(path) + "?" + q.Encode()
+	return openSQLite(ctx, path)
 }
 
-// uriPath escapes what would end the path of a "file:" URI early; SQLite
-// decodes %XX in it.
-var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-
-// Open opens (creating if needed) the database at path. It does not apply
-// migrations; call Migrate.
-func Open(ctx context.Context, path string) (*Store, error) {
-	// A new database is made readable by its owner only: it holds password
-	// hashes and everyone's relationships, and SQLite would create it (and
-	// its -wal and -shm, which take the file's mode) world-readable.
-	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
-		f.Close()
-	} else if !errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+// SQLitePath returns the file of a SQLite database value ("kith.db",
+// "sqlite:kith.db", "sqlite:///var/lib/kith/kith.db"), and a clear error
+// for a value that names another engine.
+func SQLitePath(db string) (string, error) {
+	scheme, rest, found := strings.Cut(db, ":")
+	switch {
+	case found && scheme == "sqlite":
+		if strings.HasPrefix(rest, "//") {
+			rest = strings.TrimPrefix(rest, "//") // sqlite:///abs/path keeps its leading slash
+		}
+		if rest == "" {
+			return "", errors.New("store: db sqlite: names no file")
+		}
+		return rest, nil
+	case found && (scheme == "postgres" || scheme == "postgresql"):
+		return "", errors.New("store: db is a PostgreSQL URL, and this kith runs on SQLite only for now: set db to a file path such as kith.db")
+	case found && strings.HasPrefix(rest, "//"):
+		return "", fmt.Errorf("store: db %s://… names an engine kith does not know: use a file path (SQLite)", scheme)
+	case db == "":
+		return "", errors.New("store: db is empty: set it to a file path such as kith.db")
 	}
-	w, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
-	if err := w.PingContext(ctx); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-
-	r, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	n := max(4, 2*runtime.NumCPU())
-	r.SetMaxOpenConns(n)
-	r.SetMaxIdleConns(n)
-	r.SetConnMaxLifetime(0)
-	r.SetConnMaxIdleTime(0)
-	if err := r.PingContext(ctx); err != nil {
-		w.Close()
-		r.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	s := &Store{w: newPool(w), r: newPool(r), Now: time.Now, PasswordCost: bcrypt.DefaultCost}
-	s.writes = newWriter(s)
-	return s, nil
+	return db, nil
 }
 
 // Close finishes the writes under way and closes both pools.
@@ -142,9 +117,12 @@ func (s *Store) Ping(ctx context.Context) error {
 
 func (s *Store) now() int64 { return s.Now().Unix() }
 
-// withTx runs fn in a write transaction, shared with the writes queued
-// beside it (see writer), and returns once it is committed or rolled back.
-func (s *Store) withTx(ctx context.Context, fn func(tx *txn) error) error {
+// withTx runs fn in a write transaction and returns once it is committed
+// or rolled back. fn gets a context of its own that is never cancelled, and
+// must use it rather than the request's: a write that has started runs to
+// its end, since it may share its transaction with other writes (see
+// writer) and an interrupted statement would roll back them all.
+func (s *Store) withTx(ctx context.Context, fn func(ctx context.Context, tx *txn) error) error {
 	return s.writes.do(ctx, fn)
 }
 
@@ -153,9 +131,9 @@ type scanner interface {
 	Scan(dest ...any) error
 }
 
-func isUniqueViolation(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+// queryer is what a pool and a transaction have in common for one row.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // mustAffect turns "no row changed" into notFound.

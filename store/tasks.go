@@ -212,7 +212,7 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 	if catID.Valid {
 		t.Category = &CategoryRef{ID: catID.Int64, Name: catName.String, Color: catColor.String}
 	}
-	err = s.withTx(ctx, func(tx *txn) error {
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		t.CreatedAt, t.UpdatedAt = now, now
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
@@ -241,7 +241,7 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 // the task becomes completed and NULL when it stops being so.
 func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, in TaskInput) (Task, error) {
 	var t Task
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		// The category comes first: the foreign key would refuse the UPDATE
 		// itself. A missing task is still reported before a bad category.
 		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
@@ -287,7 +287,7 @@ func taskNotAffected(ctx context.Context, q queryer, err error, accountID, perso
 // ToggleTask flips the completion of any task of the account.
 func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, error) {
 	var t Task
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		var personID int64
 		err := tx.QueryRowContext(ctx, `UPDATE tasks SET is_completed = 1 - is_completed,
@@ -307,7 +307,7 @@ func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, erro
 
 // DeleteTask deletes one task of the person.
 func (s *Store) DeleteTask(ctx context.Context, accountID, personID, id int64) error {
-	return s.withTx(ctx, func(tx *txn) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM tasks WHERE id = ? AND person_id = ? AND account_id = ?`, id, personID, accountID)
 		if err != nil {
 			return fmt.Errorf("store: delete task: %w", err)

@@ -87,7 +87,7 @@ func checkPassword(p string) error {
 // default task categories) unless nu names an existing one.
 func (s *Store) CreateUser(ctx context.Context, nu NewUser) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var err error
 		u, err = s.createUser(ctx, tx, nu)
 		return err
@@ -190,7 +190,7 @@ func (s *Store) Login(ctx context.Context, email, password string) (User, error)
 // otherwise secret is empty.
 func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u User, secret string, err error) {
 	email := strings.ToLower(p.Email)
-	err = s.withTx(ctx, func(tx *txn) error {
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&old)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -223,7 +223,7 @@ func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u U
 // SetTimezone sets the user's IANA time zone and returns the user.
 func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		err := scanUser(tx.QueryRowContext(ctx, `
 			UPDATE users SET timezone = ?, updated_at = ? WHERE id = ?
 			RETURNING `+userColumns,
@@ -251,7 +251,7 @@ type Credentials struct {
 // so the credentials are made and shown once in the life of a database.
 func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, error) {
 	var creds *Credentials
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
 			return fmt.Errorf("store: count users: %w", err)

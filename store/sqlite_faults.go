@@ -1,29 +1,6 @@
 package store
 
-import (
-	"context"
-	"errors"
-
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-)
-
-// Unavailable reports whether err means the database cannot do its work
-// now (the disk is full or read-only, I/O failed, or a lock outlasted the
-// busy timeout) rather than that a request was wrong or Kith has a bug.
-// Such a failure is the host's to fix, and passes when it is fixed.
-func Unavailable(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff { // the primary code of an extended one
-	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN,
-		sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM:
-		return true
-	}
-	return false
-}
+import "context"
 
 // noteWrite remembers whether the last write transaction failed for want
 // of storage, so that health can say so while reads still work.
@@ -45,14 +22,14 @@ const probeSize = 64 << 10
 // client to try. Two transactions, because a row removed in the
 // transaction that wrote it never reaches the disk.
 func (s *Store) probeWrite(ctx context.Context) error {
-	err := s.withTx(ctx, func(tx *txn) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO health_probe (filler) VALUES (zeroblob(?))`, probeSize)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return s.withTx(ctx, func(tx *txn) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM health_probe`)
 		return err
 	})

@@ -110,18 +110,6 @@ type txn struct {
 	*sql.Tx
 	pool   *pool
 	missed []string
-	// ctx, when set, replaces the context each statement is given: the
-	// writer sets one that is never cancelled, because SQLite answers an
-	// interrupted write by rolling back the whole transaction, and with it
-	// the other writes of the batch.
-	ctx context.Context
-}
-
-func (t *txn) use(ctx context.Context) context.Context {
-	if t.ctx != nil {
-		return t.ctx
-	}
-	return ctx
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -133,7 +121,6 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	ctx = t.use(ctx)
 	t.pool.queries.Add(1)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -142,7 +129,6 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	ctx = t.use(ctx)
 	t.pool.queries.Add(1)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
@@ -151,7 +137,6 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *s
 }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	ctx = t.use(ctx)
 	t.pool.queries.Add(1)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)

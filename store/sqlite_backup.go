@@ -11,26 +11,31 @@ import (
 	"path/filepath"
 )
 
-// Backup writes a consistent copy of the database at src to out, while
+// Backup writes a consistent copy of the database db (a Store's Open
+// value) to out, while
 // the server may be writing to it: VACUUM INTO reads one snapshot, which
 // WAL lets writers go on beside. The copy goes to a temporary name, is
 // checked, synced and only then linked to out, which must not exist: a
 // file at out is never clobbered and never half-written.
-func Backup(ctx context.Context, src, out string) error {
+func Backup(ctx context.Context, db, out string) error {
+	src, err := SQLitePath(db)
+	if err != nil {
+		return err
+	}
 	if _, err := os.Lstat(out); err == nil {
 		return fmt.Errorf("%s already exists", out)
 	}
 	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp-"+rand.Text()[:8])
 	defer os.Remove(tmp)
-	db, err := sql.Open("sqlite", "file:"+uriPath.Replace(src)+"?mode=ro&_pragma=busy_timeout(10000)")
+	conn, err := sql.Open("sqlite", "file:"+uriPath.Replace(src)+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if _, err := schemaVersion(ctx, db); err != nil {
+	defer conn.Close()
+	if _, err := schemaVersion(ctx, conn); err != nil {
 		return fmt.Errorf("%s is not a Kith database: %w", src, err)
 	}
-	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
+	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
 		return fmt.Errorf("copy: %w", err)
 	}
 	// It holds password hashes and everyone's relationships.
@@ -81,11 +86,15 @@ func CheckBackup(ctx context.Context, path string) (int, error) {
 	return v, nil
 }
 
-// Restore puts the backup at from in place of the database at dst, which
-// must not be in use. What was at dst is kept beside it, with its WAL, as
+// Restore puts the backup at from in place of the database db (a Store's
+// Open value), which must not be in use. What was at dst is kept beside it, with its WAL, as
 // dst.before-restore-<stamp>; the restored file is synced before it takes
 // dst's name.
-func Restore(ctx context.Context, from, dst, stamp string) (kept string, err error) {
+func Restore(ctx context.Context, from, db, stamp string) (kept string, err error) {
+	dst, err := SQLitePath(db)
+	if err != nil {
+		return "", err
+	}
 	if _, err := CheckBackup(ctx, from); err != nil {
 		return "", err
 	}

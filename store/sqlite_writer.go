@@ -33,7 +33,7 @@ type writer struct {
 
 type job struct {
 	ctx context.Context
-	fn  func(*txn) error
+	fn  func(context.Context, *txn) error
 	err chan error
 }
 
@@ -46,7 +46,7 @@ func newWriter(s *Store) *writer {
 // do runs fn in a write transaction and returns once it is committed or
 // rolled back. A write that has started runs to its end even when ctx is
 // cancelled: an interrupted statement would roll back its whole batch.
-func (w *writer) do(ctx context.Context, fn func(*txn) error) error {
+func (w *writer) do(ctx context.Context, fn func(context.Context, *txn) error) error {
 	j := &job{ctx: ctx, fn: fn, err: make(chan error, 1)}
 	select {
 	case w.jobs <- j:
@@ -140,23 +140,20 @@ type batchError struct{ err error }
 func (e *batchError) Error() string { return e.err.Error() }
 func (e *batchError) Unwrap() error { return e.err }
 
-// run1 runs one write, in a savepoint unless it is alone in its batch,
-// and turns a panic into an error: the writer must outlive any write.
-func (w *writer) run1(tx *txn, j *job, alone bool) (err error) {
+// run1 runs one write, in a savepoint unless it is alone in its batch.
+// A write that fails, even by a panic, is rolled back to its savepoint and
+// fails alone: the writer and the other writes of the batch outlive it.
+func (w *writer) run1(tx *txn, j *job, alone bool) error {
+	// Never cancelled: SQLite answers an interrupted statement by rolling
+	// back the whole transaction, and with it the other writes of the batch.
 	ctx := context.WithoutCancel(j.ctx)
-	tx.ctx = ctx
-	defer func() {
-		if r := recover(); r != nil {
-			err = &batchError{fmt.Errorf("store: panic in a write: %v", r)}
-		}
-	}()
 	if alone {
-		return j.fn(tx)
+		return call(ctx, tx, j.fn)
 	}
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT write`); err != nil {
 		return &batchError{fmt.Errorf("store: savepoint: %w", err)}
 	}
-	if err := j.fn(tx); err != nil {
+	if err := call(ctx, tx, j.fn); err != nil {
 		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO write`); rerr != nil {
 			return &batchError{errors.Join(err, rerr)}
 		}
@@ -169,4 +166,14 @@ func (w *writer) run1(tx *txn, j *job, alone bool) (err error) {
 		return &batchError{fmt.Errorf("store: release: %w", err)}
 	}
 	return nil
+}
+
+// call runs fn and turns a panic into its error.
+func call(ctx context.Context, tx *txn, fn func(context.Context, *txn) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("store: panic in a write: %v", r)
+		}
+	}()
+	return fn(ctx, tx)
 }

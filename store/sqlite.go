@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// dsn builds a connection string whose pragmas every pooled connection
+// runs when it opens. busy_timeout comes first so that the pragmas after it
+// already wait for a lock instead of failing at once.
+func dsn(path string, writer bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	// FULL: a commit reaches the disk before a 2xx goes out.
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	if writer {
+		// BEGIN IMMEDIATE takes the write lock at once: a read-then-write
+		// transaction can then never fail on upgrading its lock.
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(ON)")
+	}
+	return "file:" + uriPath.Replace(path) + "?" + q.Encode()
+}
+
+// uriPath escapes what would end the path of a "file:" URI early; SQLite
+// decodes %XX in it.
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
+// openSQLite opens (creating if needed) the SQLite database at path: one
+// writer connection, behind the group-commit writer, and a pool of readers.
+func openSQLite(ctx context.Context, path string) (*Store, error) {
+	// A new database is made readable by its owner only: it holds password
+	// hashes and everyone's relationships, and SQLite would create it (and
+	// its -wal and -shm, which take the file's mode) world-readable.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	w, err := openPool(ctx, path, true, 1)
+	if err != nil {
+		return nil, err
+	}
+	r, err := openPool(ctx, path, false, max(4, 2*runtime.NumCPU()))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	s := &Store{w: newPool(w), r: newPool(r), Now: time.Now, PasswordCost: bcrypt.DefaultCost}
+	s.writes = newWriter(s)
+	return s, nil
+}
+
+// openPool opens n connections' worth of pool, kept open for good: a new
+// SQLite connection parses the schema again.
+func openPool(ctx context.Context, path string, writer bool, n int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, writer))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// isUniqueViolation reports whether err is a UNIQUE constraint's refusal.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
+
+// Unavailable reports whether err means the database cannot do its work
+// now (the disk is full or read-only, I/O failed, or a lock outlasted the
+// busy timeout) rather than that a request was wrong or Kith has a bug.
+// Such a failure is the host's to fix, and passes when it is fixed.
+func Unavailable(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff { // the primary code of an extended one
+	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN,
+		sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM:
+		return true
+	}
+	return false
+}
