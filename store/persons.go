@@ -163,19 +163,28 @@ func (s *Store) UpdatePerson(ctx context.Context, accountID, id int64, in Person
 // UpdateAppearance sets the appearance fields in changes (by name, from
 // AppearanceFields; nil clears one) and leaves the others as they are.
 func (s *Store) UpdateAppearance(ctx context.Context, accountID, id int64, changes map[string]*string) (Person, error) {
-	var sets []string
-	var args []any
-	for _, f := range AppearanceFields { // the column names come from our list, never from the request
-		if v, ok := changes[f]; ok {
-			sets = append(sets, f+" = ?")
-			args = append(args, v)
-		}
+	args := make([]any, 0, 2*len(AppearanceFields))
+	sent := false
+	for _, f := range AppearanceFields {
+		v, ok := changes[f]
+		args = append(args, ok, v)
+		sent = sent || ok
 	}
-	if len(sets) == 0 {
+	if !sent {
 		return s.Person(ctx, accountID, id)
 	}
-	return s.updatePerson(ctx, accountID, id, strings.Join(sets, ", "), args...)
+	return s.updatePerson(ctx, accountID, id, appearanceSets, args...)
 }
+
+// appearanceSets sets each appearance column to its new value when its
+// flag is true: one constant statement, whatever subset a request sends.
+var appearanceSets = func() string {
+	sets := make([]string, len(AppearanceFields))
+	for i, f := range AppearanceFields {
+		sets[i] = f + " = CASE WHEN CAST(? AS BOOLEAN) THEN CAST(? AS TEXT) ELSE " + f + " END"
+	}
+	return strings.Join(sets, ", ")
+}()
 
 // SetAge replaces what is known of the person's age. Every age column is
 // written, so the columns of the kind not chosen are cleared.
@@ -204,21 +213,22 @@ func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets stri
 	return p, err
 }
 
-// DeletePerson deletes the person and, by cascade, its tasks.
+// DeletePerson deletes the person and, by cascade, its tasks, unless its
+// can_be_deleted is false. One conditional statement decides, so that no
+// other write can come between the check and the delete.
 func (s *Store) DeletePerson(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		var deletable bool
-		err := tx.QueryRowContext(ctx, `SELECT can_be_deleted FROM persons WHERE id = ? AND account_id = ?`, id, accountID).Scan(&deletable)
+		var deleted int64
+		err := tx.QueryRowContext(ctx, `DELETE FROM persons WHERE id = ? AND account_id = ? AND can_be_deleted
+			RETURNING id`, id, accountID).Scan(&deleted)
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrPersonNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("store: delete person: %w", err)
-		}
-		if !deletable {
+			// Missing, or protected: which one is for the client to hear.
+			if err := checkPerson(ctx, tx, accountID, id); err != nil {
+				return err
+			}
 			return ErrPersonProtected
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM persons WHERE id = ? AND account_id = ?`, id, accountID); err != nil {
+		if err != nil {
 			return fmt.Errorf("store: delete person: %w", err)
 		}
 		return nil

@@ -58,30 +58,29 @@ const taskQuery = `SELECT p.id, ` + personName + `,
 // personName is FullName in SQL, of the person aliased p.
 const personName = `p.first_name || CASE WHEN coalesce(p.last_name, '') = '' THEN '' ELSE ' ' || p.last_name END`
 
-// taskRow is a row of taskQuery but the person's name, in types that scan
-// without an allocation per column: a list of 50 tasks used to make 37
-// allocations a row, most of them for pointers to scan into. The name,
-// the same on every row of a list, is scanned apart.
+// taskRow is a row of taskQuery, in types that scan without an allocation
+// per column. Scanning into pointers instead cost 12% of a 50-task list
+// (shared/notes/performance.md, M2a).
 type taskRow struct {
 	personID                    int64
+	personName                  string
 	id, created, updated, catID sql.NullInt64
 	due, completedAt            sql.NullInt64
 	name, catName, catColor     sql.NullString
 	completed                   sql.NullBool
 }
 
-// scan reads a row, with the person's name into name.
-func (r *taskRow) scan(sc scanner, name any) error {
-	return sc.Scan(&r.personID, name, &r.id, &r.name, &r.completed, &r.due, &r.completedAt,
+func (r *taskRow) scan(sc scanner) error {
+	return sc.Scan(&r.personID, &r.personName, &r.id, &r.name, &r.completed, &r.due, &r.completedAt,
 		&r.created, &r.updated, &r.catID, &r.catName, &r.catColor)
 }
 
 // task is the row's task; ok is false for a person without tasks.
-func (r *taskRow) task(personName string) (t Task, ok bool) {
+func (r *taskRow) task() (t Task, ok bool) {
 	if !r.id.Valid {
 		return Task{}, false
 	}
-	t = Task{ID: r.id.Int64, PersonID: r.personID, PersonName: personName, Name: r.name.String,
+	t = Task{ID: r.id.Int64, PersonID: r.personID, PersonName: r.personName, Name: r.name.String,
 		IsCompleted: r.completed.Bool, CreatedAt: r.created.Int64, UpdatedAt: r.updated.Int64}
 	if r.due.Valid {
 		t.DueAt = &r.due.Int64
@@ -106,17 +105,13 @@ func (s *Store) Tasks(ctx context.Context, accountID, personID int64) ([]Task, e
 	defer rows.Close()
 	tasks := []Task{}
 	found := false
-	var raw sql.RawBytes
-	var name string
 	for rows.Next() {
 		var r taskRow
-		if err := r.scan(rows, &raw); err != nil {
+		if err := r.scan(rows); err != nil {
 			return nil, fmt.Errorf("store: scan task: %w", err)
 		}
-		if !found {
-			name, found = string(raw), true
-		}
-		if t, ok := r.task(name); ok {
+		found = true
+		if t, ok := r.task(); ok {
 			tasks = append(tasks, t)
 		}
 	}
@@ -137,10 +132,9 @@ func (s *Store) Task(ctx context.Context, accountID, personID, id int64) (Task, 
 
 func getTask(ctx context.Context, q queryer, accountID, personID, id int64) (Task, error) {
 	var r taskRow
-	var name string
 	err := r.scan(q.QueryRowContext(ctx, taskQuery+`
-		WHERE t.id = ? AND t.person_id = ? AND t.account_id = ?`, id, personID, accountID), &name)
-	if t, ok := r.task(name); err == nil && ok {
+		WHERE t.id = ? AND t.person_id = ? AND t.account_id = ?`, id, personID, accountID))
+	if t, ok := r.task(); err == nil && ok {
 		return t, nil
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -189,40 +183,22 @@ func checkCategory(ctx context.Context, tx *txn, accountID int64, id *int64) err
 	return nil
 }
 
-// CreateTask adds a task, not completed, to the person. A reader first
-// finds the person and the category and what the task shows of them, so
-// that a missing one is refused without taking the writer; the write is
-// then one INSERT that checks both again, since either may vanish meanwhile.
+// CreateTask adds a task, not completed, to the person. One INSERT finds
+// the person and the category in the account and writes the task, so that
+// neither can vanish between a check and the write; when it writes nothing,
+// a second look names what was missing.
 func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in TaskInput) (Task, error) {
-	var name string
-	var catID sql.NullInt64
-	var catName, catColor sql.NullString
-	err := s.r.QueryRowContext(ctx, `SELECT `+personName+`, c.id, c.name, c.color
-		FROM persons p LEFT JOIN task_categories c ON c.id = ? AND c.account_id = p.account_id
-		WHERE p.id = ? AND p.account_id = ?`, in.CategoryID, personID, accountID).Scan(&name, &catID, &catName, &catColor)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return Task{}, ErrPersonNotFound
-	case err != nil:
-		return Task{}, fmt.Errorf("store: create task: %w", err)
-	case in.CategoryID != nil && !catID.Valid:
-		return Task{}, ErrUnknownCategory
-	}
-	t := Task{PersonID: personID, PersonName: name, Name: in.Name, DueAt: in.DueAt}
-	if catID.Valid {
-		t.Category = &CategoryRef{ID: catID.Int64, Name: catName.String, Color: catColor.String}
-	}
-	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	var t Task
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
-		t.CreatedAt, t.UpdatedAt = now, now
+		var id int64
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
-			SELECT p.account_id, p.id, ?1, ?2, ?3, ?4, ?4 FROM persons p
-			WHERE p.id = ?5 AND p.account_id = ?6
-				AND (?1 IS NULL OR EXISTS (SELECT 1 FROM task_categories c WHERE c.id = ?1 AND c.account_id = ?6))
+			SELECT p.account_id, p.id, c.id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+			FROM persons p LEFT JOIN task_categories c ON c.id = ? AND c.account_id = p.account_id
+			WHERE p.id = ? AND p.account_id = ? AND (c.id IS NOT NULL OR CAST(? AS BIGINT) IS NULL)
 			RETURNING id`,
-			in.CategoryID, in.Name, in.DueAt, now, personID, accountID).Scan(&t.ID)
+			in.Name, in.DueAt, now, now, in.CategoryID, personID, accountID, in.CategoryID).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
-			// Deleted since the reader looked: name what went.
 			if err := checkPerson(ctx, tx, accountID, personID); err != nil {
 				return err
 			}
@@ -231,7 +207,8 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 		if err != nil {
 			return fmt.Errorf("store: create task: %w", err)
 		}
-		return nil
+		t, err = getTask(ctx, tx, accountID, personID, id)
+		return err
 	})
 	return t, err
 }
@@ -242,6 +219,7 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, in TaskInput) (Task, error) {
 	var t Task
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		now := s.now()
 		// The category comes first: the foreign key would refuse the UPDATE
 		// itself. A missing task is still reported before a bad category.
 		if err := checkCategory(ctx, tx, accountID, in.CategoryID); err != nil {
@@ -252,17 +230,16 @@ func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, i
 			}
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE tasks SET name = :name, due_at = :due, task_category_id = :category,
+		done := in.IsCompleted
+		res, err := tx.ExecContext(ctx, `UPDATE tasks SET name = ?, due_at = ?, task_category_id = ?,
 				completed_at = CASE
-					WHEN :done IS NULL OR :done = is_completed THEN completed_at
-					WHEN :done = 1 THEN :now
+					WHEN CAST(? AS BOOLEAN) IS NULL OR CAST(? AS BOOLEAN) = is_completed THEN completed_at
+					WHEN CAST(? AS BOOLEAN) THEN CAST(? AS BIGINT)
 					ELSE NULL END,
-				is_completed = coalesce(:done, is_completed),
-				updated_at = :now
-			WHERE id = :id AND person_id = :person AND account_id = :account`,
-			sql.Named("name", in.Name), sql.Named("due", in.DueAt), sql.Named("category", in.CategoryID),
-			sql.Named("done", in.IsCompleted), sql.Named("now", s.now()),
-			sql.Named("id", id), sql.Named("person", personID), sql.Named("account", accountID))
+				is_completed = coalesce(CAST(? AS BOOLEAN), is_completed),
+				updated_at = ?
+			WHERE id = ? AND person_id = ? AND account_id = ?`,
+			in.Name, in.DueAt, in.CategoryID, done, done, done, now, done, now, id, personID, accountID)
 		if err != nil {
 			return fmt.Errorf("store: update task: %w", err)
 		}
@@ -290,8 +267,8 @@ func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, erro
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		var personID int64
-		err := tx.QueryRowContext(ctx, `UPDATE tasks SET is_completed = 1 - is_completed,
-				completed_at = CASE WHEN is_completed = 0 THEN ? ELSE NULL END, updated_at = ?
+		err := tx.QueryRowContext(ctx, `UPDATE tasks SET is_completed = NOT is_completed,
+				completed_at = CASE WHEN is_completed THEN NULL ELSE CAST(? AS BIGINT) END, updated_at = ?
 			WHERE id = ? AND account_id = ? RETURNING person_id`, now, now, id, accountID).Scan(&personID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrTaskNotFound
