@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 )
 
-// maxStmts bounds the statements a pool keeps: a few queries are built
-// from the fields a request sends, and must not grow the cache for ever.
+// maxStmts bounds the statements a pool keeps. Every SQL string of the
+// store is a constant, so the code bounds them already (about 60); this
+// only keeps a future mistake from growing the cache for ever.
 const maxStmts = 200
 
 // pool is a *sql.DB that prepares each statement once and keeps it. The
