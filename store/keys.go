@@ -81,6 +81,9 @@ func (s *Store) createAPIKey(ctx context.Context, tx *txn, userID int64, name st
 		VALUES (?, ?, ?, ?, ?)
 		RETURNING `+keyColumns,
 		userID, name, hashSecret(secret), now, now), &k)
+	if isForeignKeyViolation(err) {
+		return APIKey{}, "", ErrUserNotFound
+	}
 	if err != nil {
 		return APIKey{}, "", fmt.Errorf("store: create api key: %w", err)
 	}

@@ -89,6 +89,13 @@ func isUniqueViolation(err error) bool {
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }
 
+// isForeignKeyViolation reports whether err is a FOREIGN KEY constraint's
+// refusal: a row named by id went away, or never was.
+func isForeignKeyViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}
+
 // Unavailable reports whether err means the database cannot do its work
 // now (the disk is full or read-only, I/O failed, or a lock outlasted the
 // busy timeout) rather than that a request was wrong or Kith has a bug.

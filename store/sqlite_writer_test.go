@@ -226,3 +226,27 @@ func TestWriteAfterClose(t *testing.T) {
 		t.Errorf("a write after Close: %v", err)
 	}
 }
+
+// TestDriverErrorsMapToStoreErrors: the engine's constraint codes become
+// the store's own errors.
+func TestDriverErrorsMapToStoreErrors(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	if _, _, err := s.CreateAPIKey(ctx, 12345, "k"); !errors.Is(err, ErrUserNotFound) {
+		t.Errorf("a key for a user that does not exist: %v, want ErrUserNotFound", err)
+	}
+	_, err := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ADA@example.com", Password: "password"}); !errors.Is(err, ErrEmailTaken) {
+		t.Errorf("a taken email: %v, want ErrEmailTaken", err)
+	}
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO persons (account_id, first_name, created_at, updated_at) VALUES (999, 'Jim', 1, 1)`)
+		return err
+	})
+	if !isForeignKeyViolation(err) || isUniqueViolation(err) || Unavailable(err) {
+		t.Errorf("a person in no account: %v, want a foreign key violation only", err)
+	}
+}

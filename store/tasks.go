@@ -240,6 +240,11 @@ func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, i
 				updated_at = ?
 			WHERE id = ? AND person_id = ? AND account_id = ?`,
 			in.Name, in.DueAt, in.CategoryID, done, done, done, now, done, now, id, personID, accountID)
+		if isForeignKeyViolation(err) {
+			// The category went after it was checked (possible where
+			// writers run side by side).
+			return ErrUnknownCategory
+		}
 		if err != nil {
 			return fmt.Errorf("store: update task: %w", err)
 		}
