@@ -91,6 +91,9 @@ func (s *Store) CreateTaskCategory(ctx context.Context, accountID int64, name, c
 		now := s.now()
 		err := scanCategory(tx.QueryRowContext(ctx, `INSERT INTO task_categories (account_id, name, color, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING `+categoryColumns, accountID, name, color, now, now), &c)
+		if isForeignKeyViolation(err) {
+			return ErrAccountNotFound
+		}
 		if err != nil {
 			return fmt.Errorf("store: create category: %w", err)
 		}

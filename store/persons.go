@@ -142,6 +142,9 @@ func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInpu
 			RETURNING `+personColumns,
 			accountID, in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
 			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.CanBeDeleted, in.IsListed, now, now), &p)
+		if isForeignKeyViolation(err) {
+			return ErrAccountNotFound
+		}
 		if err != nil {
 			return fmt.Errorf("store: create person: %w", err)
 		}

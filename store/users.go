@@ -163,6 +163,12 @@ func (s *Store) User(ctx context.Context, id int64) (User, error) {
 // Login returns the user with this email and password, or
 // ErrInvalidCredentials whichever of the two is wrong.
 func (s *Store) Login(ctx context.Context, email, password string) (User, error) {
+	if len(password) > 72 {
+		// No password is longer (CreateUser refuses them), and bcrypt would
+		// ignore the bytes past the 72nd: a 72-byte password plus anything
+		// must not log in.
+		return User{}, ErrInvalidCredentials
+	}
 	var u User
 	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
 		strings.ToLower(email)), &u)
