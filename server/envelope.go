@@ -11,3 +11,9 @@ type dataBody[T any] struct {
 type links struct {
 	Self string `json:"self"`
 }
+
+// messageBody is an answer that is only a message, as {"message", "status"}.
+type messageBody struct {
+	Message string `json:"message"`
+	Status  int    `json:"status"`
+}
