@@ -11,11 +11,6 @@ import (
 	"kith/store"
 )
 
-type messageBody struct {
-	Message string `json:"message"`
-	Status  int    `json:"status"`
-}
-
 type loginBody struct {
 	Message string `json:"message"`
 	Status  int    `json:"status"`

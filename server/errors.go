@@ -117,7 +117,6 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 	var (
 		ae *apiError
 		ve *ValidationError
-		nf *store.NotFoundError
 		he *echo.HTTPError
 	)
 	switch {
@@ -125,8 +124,8 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 		return errorBody{Message: ve.Error(), Status: http.StatusUnprocessableEntity, Errors: ve.messages}
 	case errors.As(err, &ae) && ae.status < 500:
 		return errorBody{Message: ae.message, Status: ae.status}
-	case errors.As(err, &nf):
-		return errorBody{Message: nf.What + " not found.", Status: http.StatusNotFound}
+	case errors.Is(err, store.ErrNotFound):
+		return errorBody{Message: notFoundMessage(err), Status: http.StatusNotFound}
 	case errors.As(err, &he) && he.Code < 500:
 		msg, ok := statusMessages[he.Code]
 		if !ok {

@@ -9,6 +9,8 @@ import (
 	"kith/store"
 )
 
+// taskCategoryJSON has the fields of store.CategoryRef in its order, so
+// that a task's category converts to it without a copy.
 type taskCategoryJSON struct {
 	ID    int64  `json:"id"`
 	Name  string `json:"name"`
@@ -33,16 +35,16 @@ type taskJSON struct {
 	UpdatedAt    int64             `json:"updated_at"`
 }
 
-func taskOut(t store.Task) taskJSON {
-	out := taskJSON{
+func taskOut(t *store.Task) taskJSON {
+	return taskJSON{
 		ID: t.ID, Object: "task", Name: t.Name, IsCompleted: t.IsCompleted, DueAt: t.DueAt,
-		CompletedAt: t.CompletedAt, Person: taskPersonJSON{t.PersonID, t.PersonName},
-		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+		CompletedAt: t.CompletedAt, TaskCategory: (*taskCategoryJSON)(t.Category),
+		Person: taskPersonJSON{t.PersonID, t.PersonName}, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
 	}
-	if t.Category != nil {
-		out.TaskCategory = &taskCategoryJSON{t.Category.ID, t.Category.Name, t.Category.Color}
-	}
-	return out
+}
+
+func taskResponse(c echo.Context, status int, t store.Task) error {
+	return c.JSON(status, dataBody[taskJSON]{taskOut(&t)})
 }
 
 // taskIDs reads the person and task ids of a nested task route.
@@ -86,10 +88,10 @@ func (s *Server) handleTaskList(c echo.Context) error {
 		return err
 	}
 	out := make([]taskJSON, len(tasks))
-	for i, t := range tasks {
-		out[i] = taskOut(t)
+	for i := range tasks {
+		out[i] = taskOut(&tasks[i])
 	}
-	return writeTasks(c, http.StatusOK, out, false)
+	return c.JSON(http.StatusOK, dataBody[[]taskJSON]{out})
 }
 
 func (s *Server) handleTaskShow(c echo.Context) error {
@@ -101,7 +103,7 @@ func (s *Server) handleTaskShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeTask(c, http.StatusOK, taskOut(t))
+	return taskResponse(c, http.StatusOK, t)
 }
 
 func (s *Server) handleTaskCreate(c echo.Context) error {
@@ -122,7 +124,7 @@ func (s *Server) handleTaskCreate(c echo.Context) error {
 	if err != nil {
 		return taskError(err)
 	}
-	return writeTask(c, http.StatusCreated, taskOut(t))
+	return taskResponse(c, http.StatusCreated, t)
 }
 
 // handleTaskUpdate replaces name, due date and category; completion
@@ -146,7 +148,7 @@ func (s *Server) handleTaskUpdate(c echo.Context) error {
 	if err != nil {
 		return taskError(err)
 	}
-	return writeTask(c, http.StatusOK, taskOut(t))
+	return taskResponse(c, http.StatusOK, t)
 }
 
 func (s *Server) handleTaskDelete(c echo.Context) error {
@@ -169,5 +171,5 @@ func (s *Server) handleTaskToggle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeTask(c, http.StatusOK, taskOut(t))
+	return taskResponse(c, http.StatusOK, t)
 }

@@ -32,7 +32,7 @@ func insertDefaultCategories(ctx context.Context, tx *txn, accountID, now int64)
 }
 
 // ErrCategoryNotFound reports a category that is not the account's.
-var ErrCategoryNotFound = &NotFoundError{What: "Task category"}
+var ErrCategoryNotFound = &NotFoundError{What: "task category"}
 
 // TaskCategory groups tasks of an account under a name and a colour.
 type TaskCategory struct {

@@ -10,7 +10,7 @@ import (
 
 // Errors of persons.
 var (
-	ErrPersonNotFound = &NotFoundError{What: "Person"}
+	ErrPersonNotFound = &NotFoundError{What: "person"}
 	// ErrPersonProtected is returned for deleting a person whose
 	// can_be_deleted is false.
 	ErrPersonProtected = errors.New("store: person cannot be deleted")

@@ -31,7 +31,9 @@ import (
 // ErrNotFound is matched by every error that reports a missing row.
 var ErrNotFound = errors.New("store: not found")
 
-// NotFoundError names what was not found; errors.Is(err, ErrNotFound) holds.
+// NotFoundError names, for logs, the entity that was not found ("store:
+// person not found"); errors.Is(err, ErrNotFound) holds. What is no
+// client's wording: the server words its own messages.
 type NotFoundError struct{ What string }
 
 func (e *NotFoundError) Error() string        { return "store: " + e.What + " not found" }
@@ -40,8 +42,8 @@ func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 // Not-found errors of each entity. A row of another account is reported the
 // same way as a missing one, so existence never leaks across accounts.
 var (
-	ErrAPIKeyNotFound = &NotFoundError{What: "API key"}
-	ErrUserNotFound   = &NotFoundError{What: "User"}
+	ErrAPIKeyNotFound = &NotFoundError{What: "api key"}
+	ErrUserNotFound   = &NotFoundError{What: "user"}
 )
 
 // Store is Kith's database. Every exported method is one transaction.

@@ -9,7 +9,7 @@ import (
 
 // Errors of tasks.
 var (
-	ErrTaskNotFound = &NotFoundError{What: "Task"}
+	ErrTaskNotFound = &NotFoundError{What: "task"}
 	// ErrUnknownCategory is returned for a task_category_id that is not a
 	// category of the account: a client's mistake, not a missing route.
 	ErrUnknownCategory = errors.New("store: unknown task category")

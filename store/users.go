@@ -48,7 +48,7 @@ type NewUser struct {
 }
 
 // ErrAccountNotFound is returned for a NewUser.AccountID that names no account.
-var ErrAccountNotFound = &NotFoundError{What: "Account"}
+var ErrAccountNotFound = &NotFoundError{What: "account"}
 
 // Profile is what a user may change about themselves.
 type Profile struct {

@@ -1,0 +1,34 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"kith/store"
+)
+
+// notFoundMessages words each of the store's not-found errors as the
+// contract does (§2). The store names its entities for its own logs; what
+// a client reads is decided here.
+var notFoundMessages = []struct {
+	err error
+	msg string
+}{
+	{store.ErrPersonNotFound, "Person not found."},
+	{store.ErrTaskNotFound, "Task not found."},
+	{store.ErrCategoryNotFound, "Task category not found."},
+	{store.ErrAPIKeyNotFound, "API key not found."},
+	{store.ErrUserNotFound, "User not found."},
+	{store.ErrAccountNotFound, "Account not found."},
+}
+
+// notFoundMessage words a store not-found error. One with no message of
+// its own here gets the generic "Not found.", never the store's text.
+func notFoundMessage(err error) string {
+	for _, m := range notFoundMessages {
+		if errors.Is(err, m.err) {
+			return m.msg
+		}
+	}
+	return statusMessages[http.StatusNotFound]
+}
