@@ -79,27 +79,42 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 		if m.version <= current {
 			continue
 		}
+		ran := false
 		err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+			// Read again under the write lock: another process opening the
+			// same new database may have applied it since.
+			v, err := schemaVersion(ctx, tx)
+			if err != nil || v >= m.version {
+				return err
+			}
 			// Tx.ExecContext itself: a migration is several statements,
 			// run once, and nothing to keep.
 			if _, err := tx.Tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("store: migration %s: %w", m.name, err)
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+			_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 				m.version, m.name, s.now())
+			ran = err == nil
 			return err
 		})
 		if err != nil {
 			return applied, err
 		}
-		applied = append(applied, m.name)
+		if ran {
+			applied = append(applied, m.name)
+		}
 	}
 	return applied, nil
 }
 
-// SchemaVersion returns the highest applied migration, 0 for none.
+// SchemaVersion returns the highest applied migration, 0 for none (also
+// on a database never migrated).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
-	return schemaVersion(ctx, s.w)
+	ok, err := hasTable(ctx, s.r, "schema_migrations")
+	if err != nil || !ok {
+		return 0, err
+	}
+	return schemaVersion(ctx, s.r)
 }
 
 func schemaVersion(ctx context.Context, q queryer) (int, error) {

@@ -83,6 +83,16 @@ func openPool(ctx context.Context, path string, writer bool, n int) (*sql.DB, er
 	return db, nil
 }
 
+// hasTable reports whether the database has a table of this name.
+func hasTable(ctx context.Context, q queryer, name string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: look for table %s: %w", name, err)
+	}
+	return n > 0, nil
+}
+
 // isUniqueViolation reports whether err is a UNIQUE constraint's refusal.
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error

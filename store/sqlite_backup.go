@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Backup writes a consistent copy of the database db (a Store's Open
@@ -104,11 +105,8 @@ func Restore(ctx context.Context, from, db, stamp string) (kept string, err erro
 		return "", err
 	}
 	if _, err := os.Stat(dst); err == nil {
-		kept = dst + ".before-restore-" + stamp
-		for _, suffix := range []string{"", "-wal"} {
-			if err := os.Rename(dst+suffix, kept+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return "", err
-			}
+		if kept, err = keepAside(dst, stamp); err != nil {
+			return "", err
 		}
 	}
 	// The index of the old WAL must not be read against the new file.
@@ -119,6 +117,41 @@ func Restore(ctx context.Context, from, db, stamp string) (kept string, err erro
 		return kept, err
 	}
 	return kept, syncFile(filepath.Dir(dst))
+}
+
+// keepAside moves the database at dst and its WAL to a name no file has
+// yet, dst.before-restore-<stamp>, with -2, -3… when a restore of the same
+// stamp kept one already: a database kept aside is never overwritten.
+func keepAside(dst, stamp string) (string, error) {
+	for n := 1; n < 1000; n++ {
+		kept := dst + ".before-restore-" + stamp
+		if n > 1 {
+			kept += "-" + strconv.Itoa(n)
+		}
+		// Link fails, rather than replaces, when the name is taken.
+		err := os.Link(dst, kept)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if err := os.Remove(dst); err != nil {
+			return "", err
+		}
+		err = os.Rename(dst+"-wal", kept+"-wal")
+		if errors.Is(err, os.ErrNotExist) {
+			// No WAL of its own: one left under the kept name by some
+			// earlier file is not this database's, and must not be read
+			// with it.
+			err = os.Remove(kept + "-wal")
+			if errors.Is(err, os.ErrNotExist) {
+				err = nil
+			}
+		}
+		return kept, err
+	}
+	return "", fmt.Errorf("%s: too many restores with the stamp %s", dst, stamp)
 }
 
 func copyFile(from, to string) error {

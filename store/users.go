@@ -195,7 +195,10 @@ func (s *Store) Login(ctx context.Context, email, password string) (User, error)
 // the new verification link's secret, to be sent to the new address;
 // otherwise secret is empty.
 func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u User, secret string, err error) {
-	email := strings.ToLower(p.Email)
+	email := strings.ToLower(strings.TrimSpace(p.Email))
+	if !ValidEmail(email) {
+		return User{}, "", ErrInvalidEmail
+	}
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&old)
