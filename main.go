@@ -195,6 +195,21 @@ func openStore(ctx context.Context, path string) (*store.Store, []string, error)
 	return st, applied, nil
 }
 
+// lockDatabase takes the database's lock (store.Lock), which a server holds
+// while it runs and a restore while it works; the other commands go on
+// beside a server under SQLite's own locking.
+func lockDatabase(db string) (release func() error, err error) {
+	release, err = store.Lock(db)
+	var locked *store.LockedError
+	if errors.As(err, &locked) {
+		if locked.PID == 0 {
+			return nil, fmt.Errorf("another kith server has %s open", db)
+		}
+		return nil, fmt.Errorf("another kith server (pid %d) has %s open", locked.PID, db)
+	}
+	return release, err
+}
+
 func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 	st, applied, err := openStore(ctx, cfg.DB)
 	if err != nil {
@@ -298,12 +313,21 @@ func backup(ctx context.Context, cfg *config.Config, out string, stdout io.Write
 	return nil
 }
 
-// restore refuses while a server answers on the configured address: the
-// file would be swapped under a process that has it open.
+// restore refuses while a server has the database open, on whatever
+// address or protocol: the file would be swapped under it, and its
+// acknowledged writes lost. It holds the server's lock while it works, so
+// no server starts meanwhile.
 func restore(ctx context.Context, cfg *config.Config, from string, stdout io.Writer) error {
 	if from == "" {
 		return errors.New("restore needs --from FILE")
 	}
+	release, err := lockDatabase(cfg.DB)
+	if err != nil {
+		return fmt.Errorf("%w: stop it before restoring", err)
+	}
+	defer release()
+	// A server of a Kith from before the lock holds none: the configured
+	// address is asked as well.
 	if healthcheck(ctx, cfg, io.Discard) == nil {
 		return fmt.Errorf("a server answers on %s: stop it before restoring", cfg.Addr)
 	}
@@ -342,6 +366,12 @@ func verifyUser(ctx context.Context, cfg *config.Config, email string, stdout io
 }
 
 func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout io.Writer) error {
+	// The lock is held until the process ends, after the store is closed.
+	release, err := lockDatabase(cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer release()
 	st, applied, err := openStore(ctx, cfg.DB)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -343,5 +344,17 @@ func TestLogFormats(t *testing.T) {
 	defer devnull.Close()
 	if isTerminal(devnull) {
 		t.Error("/dev/null taken for a terminal")
+	}
+}
+
+// TestBootRefusesADatabaseInUse: a second server on one database is
+// refused at once, whatever its address, and says who has it.
+func TestBootRefusesADatabaseInUse(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kith.db")
+	startServer(t, "--db", db).addr(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if want := fmt.Sprintf("another kith server (pid %d) has %s open", os.Getpid(), db); code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr.String(), want)
 	}
 }
