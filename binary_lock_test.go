@@ -23,24 +23,24 @@ func TestOneServerPerDatabase(t *testing.T) {
 	c := startChild(t, db)
 	holder := fmt.Sprintf("pid %d", c.cmd.Process.Pid)
 
-	code, _, errOut := kith(t, "serve", "--db", db, "--addr", "127.0.0.1:0")
+	code, _, errOut := kithExec(t, "serve", "--db", db, "--addr", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "another kith server ("+holder+")") {
 		t.Errorf("a second server on the database: exit %d, stderr %q", code, errOut)
 	}
 
 	backup := filepath.Join(dir, "backup.db")
-	if code, out, errOut := kith(t, "backup", "--db", db, "--out", backup); code != 0 || !strings.Contains(out, "integrity ok") {
+	if code, out, errOut := kithExec(t, "backup", "--db", db, "--out", backup); code != 0 || !strings.Contains(out, "integrity ok") {
 		t.Errorf("backup beside the server: %d %q %q", code, out, errOut)
 	}
-	if code, _, errOut := kith(t, "user", "create", "--db", db, "--email", "late@example.com", "--first-name", "L", "--last-name", "A"); code != 0 {
+	if code, _, errOut := kithExec(t, "user", "create", "--db", db, "--email", "late@example.com", "--first-name", "L", "--last-name", "A"); code != 0 {
 		t.Errorf("user create beside the server: %d %q", code, errOut)
 	}
-	if code, out, errOut := kith(t, "migrate", "--db", db); code != 0 || !strings.Contains(out, "schema version") {
+	if code, out, errOut := kithExec(t, "migrate", "--db", db); code != 0 || !strings.Contains(out, "schema version") {
 		t.Errorf("migrate beside the server: %d %q %q", code, out, errOut)
 	}
 
 	// The configured address is not the server's: no health probe finds it.
-	code, out, errOut := kith(t, "restore", "--db", db, "--from", backup, "--addr", "127.0.0.1:1")
+	code, out, errOut := kithExec(t, "restore", "--db", db, "--from", backup, "--addr", "127.0.0.1:1")
 	if code != 1 || !strings.Contains(errOut, holder) || !strings.Contains(errOut, "stop it") {
 		t.Errorf("restore beside a server on another address: exit %d, %q %q", code, out, errOut)
 	}
@@ -54,7 +54,7 @@ func TestOneServerPerDatabase(t *testing.T) {
 	if code := c.stop(t); code != 0 {
 		t.Fatalf("SIGTERM: exit %d: %s", code, c.stderr.String())
 	}
-	code, out, errOut = kith(t, "restore", "--db", db, "--from", backup, "--addr", "127.0.0.1:1")
+	code, out, errOut = kithExec(t, "restore", "--db", db, "--from", backup, "--addr", "127.0.0.1:1")
 	if code != 0 || !regexp.MustCompile(`kept as \S+`).MatchString(out) {
 		t.Fatalf("restore after the server stopped: %d %q %q", code, out, errOut)
 	}

@@ -227,9 +227,9 @@ func (c *child) stop(t *testing.T) int {
 	return c.cmd.ProcessState.ExitCode()
 }
 
-// kith runs the binary once with these arguments, for at most 30 s, and
+// kithExec runs the binary once with these arguments, for at most 30 s, and
 // returns its exit code and output.
-func kith(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func kithExec(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
