@@ -30,8 +30,11 @@ func restore(ctx context.Context, cfg *config.Config, from string, stdout io.Wri
 		return errors.New("restore needs --from FILE")
 	}
 	release, err := lockDatabase(cfg.DB)
-	if err != nil {
+	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("%w: stop it before restoring", err)
+	}
+	if err != nil {
+		return err
 	}
 	defer release()
 	// A server of a Kith from before the lock holds none: the configured

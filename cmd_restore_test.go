@@ -42,6 +42,9 @@ func TestRestoreRefusals(t *testing.T) {
 	if code, msg := cmd("restore", "--db", db, "--from", filepath.Join(dir, "missing.db"), "--addr", "127.0.0.1:1"); code != 1 {
 		t.Errorf("a missing backup restored: %q", msg)
 	}
+	if code, msg := cmd("restore", "--db", filepath.Join(dir, "none", "kith.db"), "--from", out, "--addr", "127.0.0.1:1"); code != 1 || strings.Contains(msg, "stop it") {
+		t.Errorf("into a directory that does not exist: %d %q", code, msg)
+	}
 	if _, err := store.CheckBackup(context.Background(), db); err != nil {
 		t.Fatalf("refused restores touched the database: %v", err)
 	}

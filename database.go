@@ -29,10 +29,23 @@ func lockDatabase(db string) (release func() error, err error) {
 	release, err = store.Lock(db)
 	var locked *store.LockedError
 	if errors.As(err, &locked) {
-		if locked.PID == 0 {
-			return nil, fmt.Errorf("another kith server has %s open", db)
-		}
-		return nil, fmt.Errorf("another kith server (pid %d) has %s open", locked.PID, db)
+		return nil, &inUseError{db: db, locked: locked}
 	}
 	return release, err
 }
+
+// inUseError is the lock of a database that another kith process holds,
+// said for the command line; it matches store.ErrLocked.
+type inUseError struct {
+	db     string
+	locked *store.LockedError
+}
+
+func (e *inUseError) Error() string {
+	if e.locked.PID == 0 {
+		return fmt.Sprintf("another kith server has %s open", e.db)
+	}
+	return fmt.Sprintf("another kith server (pid %d) has %s open", e.locked.PID, e.db)
+}
+
+func (e *inUseError) Unwrap() error { return e.locked }
