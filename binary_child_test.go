@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -210,4 +212,37 @@ func scale(small, full int) int {
 		return full
 	}
 	return small
+}
+
+// stop sends SIGTERM, as systemd or docker stop would, and returns the
+// exit code.
+func (c *child) stop(t *testing.T) int {
+	t.Helper()
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("kith did not stop within 15 s of SIGTERM: %s", c.stderr.String())
+	}
+	return c.cmd.ProcessState.ExitCode()
+}
+
+// kithExec runs the binary once with these arguments, for at most 30 s, and
+// returns its exit code and output.
+func kithExec(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, kithBinary(t), args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("kith %v did not end within 30 s: %s", args, errOut.String())
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
 }

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"kith/config"
+	"kith/rate"
+	"kith/server"
+	"kith/store"
+)
+
+// serveFlags: serve has only the flags of every command.
+func serveFlags(*flag.FlagSet) action { return serve }
+
+func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout io.Writer) error {
+	// The lock is held until the process ends, after the store is closed.
+	release, err := lockDatabase(cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer release()
+	st, applied, err := openStore(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if len(applied) > 0 {
+		log.Info().Strs("migrations", applied).Str("db", cfg.DB).Msg("database migrated")
+	}
+
+	// Listen before creating the first user: if the address is taken, the
+	// credentials must not be made and lost.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("addr (KITH_ADDR): %w", err)
+	}
+	creds, err := st.Bootstrap(ctx, cfg.BootstrapEmail)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if creds != nil {
+		printCredentials(stdout, creds, publicURL(cfg, ln.Addr()))
+	}
+
+	srv := server.New(server.Options{
+		Store:          st,
+		Limiter:        rate.New(cfg.RatePerMinute),
+		Logins:         rate.NewAttempts(5, time.Minute),
+		Mailer:         newMailer(cfg, log),
+		Logger:         log,
+		BaseURL:        cfg.BaseURL,
+		TrustedProxies: cfg.TrustedProxies,
+		CORSOrigins:    cfg.CORSOrigins,
+	})
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopPprof()
+	}
+	hs := srv.HTTPServer()
+	errc := make(chan error, 1)
+	go func() {
+		if cfg.TLS() {
+			errc <- hs.ServeTLS(ln, cfg.TLSCertFile, cfg.TLSKeyFile)
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
+	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", cfg.DB).
+		Str("version", version).Msg("listening")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info().Msg("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := srv.WaitForMail(shutdownCtx); err != nil {
+		log.Warn().Err(err).Msg("stopped before every verification email was sent")
+	}
+	log.Info().Msg("stopped")
+	return nil
+}
+
+// servePprof serves Go's profiler on its own listener, apart from the API:
+// it needs no key, so it belongs on loopback.
+func servePprof(addr string, log zerolog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("debug.pprof_addr (KITH_DEBUG_PPROF_ADDR): %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln)
+	log.Warn().Str("addr", ln.Addr().String()).Msg("profiler listening (debug.pprof_addr): keep it on loopback")
+	return func() { hs.Close() }, nil
+}
+
+// newMailer returns the SMTP mailer, or nil (links to the log) when no
+// smtp.host is set.
+func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
+	if !cfg.SMTP() {
+		log.Info().Msg("smtp.host is not set: verification links will be written to this log")
+		return nil
+	}
+	if cfg.BaseURL == "" {
+		// The link would take its host from the request's Host header,
+		// which the client chooses.
+		log.Warn().Msg("smtp.host is set but base_url is not: verification links will use the Host header of each request; set base_url")
+	}
+	return server.NewSMTP(server.SMTPOptions{
+		Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom,
+	})
+}
+
+func printCredentials(w io.Writer, c *store.Credentials, url string) {
+	fmt.Fprintf(w, `
+Kith created its first user. This is shown once: keep it somewhere safe.
+
+  email:    %s
+  password: %s
+  API key:  %s
+
+Try it:
+  curl -H 'Authorization: Bearer %s' %s/api/me
+
+`, c.User.Email, c.Password, c.Token, c.Token, url)
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"kith/store"
+)
+
+func TestBootFirstStartPrintsAWorkingKeyOnce(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "kith.yaml")
+	os.WriteFile(cfg, []byte("db: "+filepath.Join(dir, "kith.db")+"\nbootstrap:\n  email: Owner@Example.com\n"), 0o600)
+
+	s := startServer(t, "--config", cfg)
+	addr := s.addr(t)
+	out := s.stdout.String()
+	key := regexp.MustCompile(`API key:\s+(\S+)`).FindStringSubmatch(out)
+	password := regexp.MustCompile(`password:\s+(\S+)`).FindStringSubmatch(out)
+	if key == nil || password == nil || !strings.Contains(out, "owner@example.com") || !strings.Contains(out, "http://"+addr+"/api/me") {
+		t.Fatalf("first start printed:\n%s", out)
+	}
+	code, body := get(t, "http://"+addr+"/api/me", key[1])
+	if code != 200 || !strings.Contains(body, `"email":"owner@example.com"`) {
+		t.Fatalf("the printed key: %d %s", code, body)
+	}
+	res, err := http.Post("http://"+addr+"/api/login?email=owner@example.com&password="+password[1], "", nil)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("the printed password: %v %v", res, err)
+	}
+	res.Body.Close()
+	if code, _ := get(t, "http://"+addr+"/api/health", ""); code != 200 {
+		t.Errorf("health: %d", code)
+	}
+	s.shutdown(t)
+	if !strings.Contains(s.stderr.String(), `"message":"stopped"`) {
+		t.Errorf("no clean stop: %s", s.stderr.String())
+	}
+
+	again := startServer(t, "--config", cfg)
+	again.addr(t)
+	if out := again.stdout.String(); out != "" {
+		t.Errorf("second start printed credentials again:\n%s", out)
+	}
+}
+
+func TestBootRefusesABadConfiguration(t *testing.T) {
+	t.Setenv("KITH_LOG_LEVEL", "loud")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--db", filepath.Join(t.TempDir(), "k.db")}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "log.level") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestBootRefusesATakenAddressWithoutCreatingTheUser(t *testing.T) {
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "first.db"))
+	addr := s.addr(t)
+	db := filepath.Join(t.TempDir(), "second.db")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--db", db, "--addr", addr}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "addr") || stdout.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if creds, err := st.Bootstrap(context.Background(), "admin@example.com"); creds == nil || err != nil {
+		t.Errorf("a failed start created the first user, whose password nobody saw: %v", err)
+	}
+}
+
+// TestBootRefusesADatabaseInUse: a second server on one database is
+// refused at once, whatever its address, and says who has it.
+func TestBootRefusesADatabaseInUse(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kith.db")
+	startServer(t, "--db", db).addr(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if want := fmt.Sprintf("another kith server (pid %d) has %s open", os.Getpid(), db); code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr.String(), want)
+	}
+}
+
+// TestFlagsAloneMeanServe: "kith --db X" serves, as "kith serve --db X".
+func TestFlagsAloneMeanServe(t *testing.T) {
+	s := startRun(t, []string{"--db", filepath.Join(t.TempDir(), "k.db"), "--addr", "127.0.0.1:0"})
+	addr := s.addr(t)
+	if code, _ := get(t, "http://"+addr+"/api/health", ""); code != 200 || !strings.Contains(s.stdout.String(), "API key:") {
+		t.Errorf("health %d, stdout %s", code, s.stdout.String())
+	}
+}
+
+// TestPprofListener: debug.pprof_addr serves the profiler apart from the API.
+func TestPprofListener(t *testing.T) {
+	t.Setenv("KITH_DEBUG_PPROF_ADDR", "127.0.0.1:0")
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+	s.addr(t)
+	m := regexp.MustCompile(`"addr":"([^"]+)","time":"[^"]+","message":"profiler listening`).FindStringSubmatch(s.stderr.String())
+	if m == nil {
+		t.Fatalf("no profiler line: %s", s.stderr.String())
+	}
+	if code, body := get(t, "http://"+m[1]+"/debug/pprof/", ""); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Errorf("profiler index: %d", code)
+	}
+}
+
+// TestLogFormats: json by default, one object a line; console gives
+// people's lines, without colour codes when not written to a terminal.
+func TestLogFormats(t *testing.T) {
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+	s.addr(t)
+	s.shutdown(t)
+	for _, line := range strings.Split(strings.TrimSpace(s.stderr.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("json format wrote %q", line)
+		}
+	}
+
+	t.Setenv("KITH_LOG_FORMAT", "console")
+	c := startRun(t, []string{"serve", "--db", filepath.Join(t.TempDir(), "k.db"), "--addr", "127.0.0.1:0"})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(c.stderr.String(), "listening") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.shutdown(t)
+	out := c.stderr.String()
+	if !strings.Contains(out, "INF listening") || strings.Contains(out, `"message"`) || strings.Contains(out, "\x1b[") {
+		t.Errorf("console format wrote:\n%s", out)
+	}
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	if isTerminal(devnull) {
+		t.Error("/dev/null taken for a terminal")
+	}
+}
