@@ -18,8 +18,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	_ "modernc.org/sqlite"
 )
 
 // These helpers run the real binary as a child process, for the tests

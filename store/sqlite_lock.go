@@ -46,7 +46,7 @@ func LockPath(dbPath string) string {
 	return dbPath + ".lock"
 }
 
-// Lock takes the exclusive lock of the database at dbPath, or fails at
+// Lock takes the exclusive lock of the database db (a value for Open), or fails at
 // once with a *LockedError when another process holds it. The lock lasts
 // until release is called or the process ends, however it ends: the
 // operating system drops it with the last open descriptor (flock), so a
@@ -58,7 +58,11 @@ func LockPath(dbPath string) string {
 // SQLite's own locking keeps concurrent writers consistent; this lock is for
 // what SQLite cannot see, such as a second server on the same file or a
 // restore that swaps the file under a running one.
-func Lock(dbPath string) (release func() error, err error) {
+func Lock(db string) (release func() error, err error) {
+	dbPath, err := SQLitePath(db)
+	if err != nil {
+		return nil, err
+	}
 	path := LockPath(dbPath)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
