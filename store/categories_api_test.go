@@ -111,6 +111,11 @@ func TestCreateTaskCategory(t *testing.T) {
 	if _, err := s.TaskCategory(t.Context(), them.AccountID, c.ID); !errors.Is(err, store.ErrCategoryNotFound) {
 		t.Errorf("the other account reads it: %v", err)
 	}
+	t.Run("a missing account is not found", func(t *testing.T) {
+		t.Skip("BUG: CreateTaskCategory for an account id that does not exist returns the driver's FOREIGN KEY error, not ErrAccountNotFound (house style: not found is ErrNotFound)")
+		_, err := s.CreateTaskCategory(t.Context(), them.AccountID+100, "Ghost", "bg-gray-100")
+		wantErr(t, err, store.ErrAccountNotFound)
+	})
 	t.Run("a task can use it", func(t *testing.T) {
 		p := newPerson(t, s, me.AccountID, "Jim")
 		tk, err := s.CreateTask(t.Context(), me.AccountID, p.ID, store.TaskInput{Name: "coffee", CategoryID: &c.ID})
