@@ -147,6 +147,7 @@ func TestPersons(t *testing.T) {
 		{"a middle page", me.AccountID, 2, 2, ids[2:4], 5},
 		{"the last, short page", me.AccountID, 2, 4, ids[4:], 5},
 		{"past the end is empty with the total", me.AccountID, 2, 10, []int64{}, 5},
+		{"a zero limit is empty with the total", me.AccountID, 0, 0, []int64{}, 5},
 		{"an account without persons is empty", 999, 10, 0, []int64{}, 0},
 	}
 	for _, tc := range cases {

@@ -114,6 +114,11 @@ func TestTasks(t *testing.T) {
 	middleB := newTask(t, s, me.AccountID, p.ID, "middle b") // same second: the later id first
 	advance(s, time.Minute)
 	newest := newTask(t, s, me.AccountID, p.ID, "newest")
+	// A task made with the clock set back has the highest id but is the
+	// oldest: the order is by creation time first.
+	advance(s, -time.Hour)
+	backdated := newTask(t, s, me.AccountID, p.ID, "backdated")
+	advance(s, time.Hour)
 	// Updating an old task does not move it: the order is by creation.
 	advance(s, time.Minute)
 	if _, err := s.UpdateTask(t.Context(), me.AccountID, p.ID, oldest.ID, store.TaskInput{Name: "oldest, renamed"}); err != nil {
@@ -126,7 +131,7 @@ func TestTasks(t *testing.T) {
 		want     []int64
 		err      error
 	}{
-		{"newest first, later id first within a second", p.ID, []int64{newest.ID, middleB.ID, middleA.ID, oldest.ID}, nil},
+		{"newest first, later id first within a second", p.ID, []int64{newest.ID, middleB.ID, middleA.ID, oldest.ID, backdated.ID}, nil},
 		{"a person without tasks has an empty list", empty.ID, []int64{}, nil},
 		{"a missing person is not found", theirs.ID + 100, nil, store.ErrPersonNotFound},
 		{"another account's person is not found", theirs.ID, nil, store.ErrPersonNotFound},
