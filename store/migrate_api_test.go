@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -230,4 +231,43 @@ func TestUnavailable(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestNotFoundError(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		text string
+	}{
+		{"a person", store.ErrPersonNotFound, "store: Person not found"},
+		{"a task", store.ErrTaskNotFound, "store: Task not found"},
+		{"a category", store.ErrCategoryNotFound, "store: Task category not found"},
+		{"a user", store.ErrUserNotFound, "store: User not found"},
+		{"an API key", store.ErrAPIKeyNotFound, "store: API key not found"},
+		{"an account", store.ErrAccountNotFound, "store: Account not found"},
+		{"a new kind", &store.NotFoundError{What: "Thing"}, "store: Thing not found"},
+		{"a wrapped one", fmt.Errorf("context: %w", store.ErrPersonNotFound), "context: store: Person not found"},
+	} {
+		t.Run(tc.name+" is not found", func(t *testing.T) {
+			if !errors.Is(tc.err, store.ErrNotFound) {
+				t.Errorf("%v does not match ErrNotFound", tc.err)
+			}
+			if tc.err.Error() != tc.text {
+				t.Errorf("text %q, want %q", tc.err, tc.text)
+			}
+		})
+	}
+	for _, err := range []error{store.ErrUnknownCategory, store.ErrPersonProtected, store.ErrEmailTaken,
+		store.ErrInvalidCredentials, store.ErrUnauthenticated, store.ErrVerificationInvalid, store.ErrClosed} {
+		t.Run(strings.TrimPrefix(err.Error(), "store: ")+" is not not-found", func(t *testing.T) {
+			if errors.Is(err, store.ErrNotFound) {
+				t.Errorf("%v matches ErrNotFound", err)
+			}
+		})
+	}
+	t.Run("one kind does not match another", func(t *testing.T) {
+		if errors.Is(store.ErrPersonNotFound, store.ErrTaskNotFound) || errors.Is(store.ErrNotFound, store.ErrPersonNotFound) {
+			t.Error("not-found errors of different kinds match")
+		}
+	})
 }
