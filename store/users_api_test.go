@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -366,6 +367,73 @@ func TestBootstrap(t *testing.T) {
 		}
 		if creds, err := s.Bootstrap(t.Context(), "admin@example.com"); err != nil || creds == nil {
 			t.Errorf("a valid bootstrap after the refusal: %+v, %v", creds, err)
+		}
+	})
+}
+
+func TestUserVerified(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		at   *int64
+		want bool
+	}{
+		{"a verification time is verified", ptr[int64](1), true},
+		{"time zero is still verified", ptr[int64](0), true},
+		{"no verification time is not", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (store.User{EmailVerifiedAt: tc.at}).Verified(); got != tc.want {
+				t.Errorf("Verified() = %t with email_verified_at %v", got, deref(tc.at))
+			}
+		})
+	}
+}
+
+func TestConcurrentUserCreation(t *testing.T) {
+	t.Run("one email signed up at once makes one user", func(t *testing.T) {
+		s := newStore(t)
+		errs := make([]error, 8)
+		var wg sync.WaitGroup
+		for i := range errs {
+			wg.Go(func() {
+				_, errs[i] = s.CreateUser(t.Context(), store.NewUser{FirstName: "A", LastName: "B", Email: "same@example.com", Password: testPassword})
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, store.ErrEmailTaken):
+				t.Errorf("error %v, want ErrEmailTaken", err)
+			}
+		}
+		if ok != 1 {
+			t.Errorf("%d users created, want 1", ok)
+		}
+	})
+	t.Run("bootstraps at once make one admin", func(t *testing.T) {
+		s := newStore(t)
+		creds := make([]*store.Credentials, 8)
+		var wg sync.WaitGroup
+		for i := range creds {
+			wg.Go(func() {
+				var err error
+				if creds[i], err = s.Bootstrap(t.Context(), "admin@example.com"); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		made := 0
+		for _, c := range creds {
+			if c != nil {
+				made++
+			}
+		}
+		if made != 1 {
+			t.Errorf("%d bootstraps made credentials, want 1", made)
 		}
 	})
 }
