@@ -244,6 +244,17 @@ func TestUpdateProfile(t *testing.T) {
 			t.Errorf("changed to %+v", after)
 		}
 	})
+	t.Run("an email is checked and normalised as CreateUser does", func(t *testing.T) {
+		t.Skip("BUG (latent, the HTTP handler validates first): UpdateProfile stores any string as the email: \"not an email\" and \"\" are accepted, and \" x@example.com \" is stored with its spaces, so it no longer matches MarkVerified (which trims) and CreateUser can add a second user \"x@example.com\"; CreateUser trims, lower-cases and refuses invalid addresses with ErrInvalidEmail")
+		for _, email := range []string{"not an email", ""} {
+			_, _, err := s.UpdateProfile(t.Context(), me.ID, store.Profile{FirstName: "Z", LastName: "Z", Email: email})
+			wantErr(t, err, store.ErrInvalidEmail)
+		}
+		u, _, err := s.UpdateProfile(t.Context(), me.ID, store.Profile{FirstName: "Z", LastName: "Z", Email: " Spaced@example.com "})
+		if err != nil || u.Email != "spaced@example.com" {
+			t.Errorf("email %q, %v; want it trimmed and lower-cased", u.Email, err)
+		}
+	})
 	t.Run("a missing user is not found", func(t *testing.T) {
 		_, _, err := s.UpdateProfile(t.Context(), them.ID+100, store.Profile{FirstName: "Z", LastName: "Z", Email: "z@example.com"})
 		wantErr(t, err, store.ErrUserNotFound)
