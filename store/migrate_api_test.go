@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"kith/store"
@@ -135,6 +136,41 @@ func TestMigrate(t *testing.T) {
 			t.Errorf("%d categories, %v", len(cats), err)
 		}
 	})
+}
+
+// TestMigrateConcurrently starts several stores on one new database at
+// once, as two processes (or, on PostgreSQL, two instances) may: each
+// migration must be applied once, and no store may fail for another's.
+func TestMigrateConcurrently(t *testing.T) {
+	t.Skip("BUG: Migrate reads the schema version before, not inside, each migration's transaction, so a store racing another on a new database re-runs 0001_init and fails with \"table accounts already exists\" (seen in about 1 run in 20 with two stores)")
+	for run := range 30 {
+		path := filepath.Join(t.TempDir(), "kith.db")
+		stores := []*store.Store{openRaw(t, path), openRaw(t, path), openRaw(t, path)}
+		applied := make([][]string, len(stores))
+		errs := make([]error, len(stores))
+		var wg sync.WaitGroup
+		for i, s := range stores {
+			wg.Go(func() { applied[i], errs[i] = s.Migrate(t.Context()) })
+		}
+		wg.Wait()
+		seen := map[string]int{}
+		for i := range stores {
+			if errs[i] != nil {
+				t.Errorf("run %d, store %d: %v", run, i, errs[i])
+			}
+			for _, name := range applied[i] {
+				seen[name]++
+			}
+		}
+		for name, n := range seen {
+			if n != 1 {
+				t.Errorf("run %d: %s applied %d times", run, name, n)
+			}
+		}
+		if t.Failed() {
+			return
+		}
+	}
 }
 
 func TestSchemaVersion(t *testing.T) {
