@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -313,6 +314,54 @@ func TestRestore(t *testing.T) {
 		}
 		if v, err := r.SchemaVersion(t.Context()); err != nil || v != f.version {
 			t.Errorf("restored version %d, %v", v, err)
+		}
+	})
+	t.Run("a second restore with the same stamp keeps the first kept database", func(t *testing.T) {
+		t.Skip("BUG: Restore renames the database onto dst.before-restore-<stamp> with os.Rename, which replaces a file already there: two restores with one stamp (the command line's stamp is to the second) overwrite the database the first one kept, and a -wal the first kept can stay beside a file it does not belong to")
+		f := newBackupFixture(t)
+		newPerson(t, f.s, f.user.AccountID, "After")
+		f.s.Close()
+		first, err := store.Restore(t.Context(), f.backup, f.path, "same")
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, _ := os.ReadFile(first)
+		second, err := store.Restore(t.Context(), f.backup, f.path, "same")
+		if now, _ := os.ReadFile(first); !bytes.Equal(now, kept) {
+			t.Errorf("the database kept by the first restore was overwritten (second restore: %q, %v)", second, err)
+		}
+	})
+	t.Run("paths with URI characters work", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "a?b#c%20d")
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		src := filepath.Join(dir, "k?i#t%h.db")
+		s := openRaw(t, src)
+		if _, err := s.Migrate(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		u := newUser(t, s)
+		out := filepath.Join(dir, "b?a#c%kup.db")
+		if err := store.Backup(t.Context(), src, out); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if _, err := store.Restore(t.Context(), out, src, "x"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := openBackup(t, src).Login(t.Context(), u.Email, testPassword); err != nil {
+			t.Errorf("login on the restored database: %v", err)
+		}
+		entries, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		for _, want := range []string{"b?a#c%kup.db", "k?i#t%h.db", "k?i#t%h.db.before-restore-x"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("no %q in %q: a path was cut at a URI character", want, names)
+			}
 		}
 	})
 	t.Run("restores where there was no database and keeps nothing", func(t *testing.T) {
