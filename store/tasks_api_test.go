@@ -69,6 +69,26 @@ func TestCreateTask(t *testing.T) {
 		}
 	})
 
+	t.Run("the person's name is FullName, and follows a rename", func(t *testing.T) {
+		in := personIn("Pam")
+		in.LastName = ptr("")
+		pam, err := s.CreatePerson(t.Context(), me.AccountID, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk := newTask(t, s, me.AccountID, pam.ID, "paint")
+		if want := store.FullName("Pam", ptr("")); tk.PersonName != want {
+			t.Errorf("created with person name %q, want %q", tk.PersonName, want)
+		}
+		in.LastName = ptr("Beesly")
+		if _, err := s.UpdatePerson(t.Context(), me.AccountID, pam.ID, in); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Task(t.Context(), me.AccountID, pam.ID, tk.ID); err != nil || got.PersonName != "Pam Beesly" {
+			t.Errorf("after the rename: %q, %v", got.PersonName, err)
+		}
+	})
+
 	cases := []struct {
 		name     string
 		personID int64
