@@ -307,3 +307,22 @@ func TestNotFoundError(t *testing.T) {
 		}
 	})
 }
+
+// TestCancelledContext: a write whose caller has left is not made, and
+// says why.
+func TestCancelledContext(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for i := range 20 { // the writer may take the job or the caller see the cancellation first
+		_, err := s.CreatePerson(ctx, u.AccountID, personIn(fmt.Sprint("Late", i)))
+		wantErr(t, err, context.Canceled)
+	}
+	if _, total, err := s.Persons(t.Context(), u.AccountID, 10, 0); err != nil || total != 0 {
+		t.Errorf("%d persons written for callers that had left, %v", total, err)
+	}
+	if _, err := s.User(ctx, u.ID); !errors.Is(err, context.Canceled) {
+		t.Errorf("a read on a cancelled context: %v", err)
+	}
+}
