@@ -112,7 +112,6 @@ func TestCreateTaskCategory(t *testing.T) {
 		t.Errorf("the other account reads it: %v", err)
 	}
 	t.Run("a missing account is not found", func(t *testing.T) {
-		t.Skip("BUG: CreateTaskCategory for an account id that does not exist returns the driver's FOREIGN KEY error, not ErrAccountNotFound (house style: not found is ErrNotFound)")
 		_, err := s.CreateTaskCategory(t.Context(), them.AccountID+100, "Ghost", "bg-gray-100")
 		wantErr(t, err, store.ErrAccountNotFound)
 	})

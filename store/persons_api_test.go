@@ -67,7 +67,6 @@ func TestCreatePerson(t *testing.T) {
 	})
 
 	t.Run("a missing account is not found", func(t *testing.T) {
-		t.Skip("BUG: CreatePerson for an account id that does not exist returns the driver's FOREIGN KEY error, not ErrAccountNotFound (house style: not found is ErrNotFound)")
 		_, err := s.CreatePerson(t.Context(), me.AccountID+100, personIn("Ghost"))
 		wantErr(t, err, store.ErrAccountNotFound)
 	})

@@ -165,24 +165,19 @@ func TestLogin(t *testing.T) {
 		password string
 		want     store.User
 		err      error
-		bug      string // why a failing case is skipped
 	}{
-		{"the right password logs in", me.Email, testPassword, me, nil, ""},
-		{"the email in another case logs in", strings.ToUpper(me.Email), testPassword, me, nil, ""},
-		{"a 72-byte password logs in", "long@example.com", long, longUser, nil, ""},
-		{"a wrong password is refused", me.Email, "password2", store.User{}, store.ErrInvalidCredentials, ""},
-		{"an empty password is refused", me.Email, "", store.User{}, store.ErrInvalidCredentials, ""},
-		{"the password in another case is refused", me.Email, strings.ToUpper(testPassword), store.User{}, store.ErrInvalidCredentials, ""},
-		{"bytes past the 72nd are not ignored", "long@example.com", long + "x", store.User{}, store.ErrInvalidCredentials,
-			"Login compares a password over 72 bytes with bcrypt, which ignores the bytes past the 72nd, so a user whose password is 72 bytes also logs in with it plus anything; CreateUser refuses such passwords (ErrPasswordLength) but Login does not"},
-		{"an unknown email is refused the same way", "nobody@example.com", testPassword, store.User{}, store.ErrInvalidCredentials, ""},
-		{"an empty email is refused the same way", "", testPassword, store.User{}, store.ErrInvalidCredentials, ""},
+		{"the right password logs in", me.Email, testPassword, me, nil},
+		{"the email in another case logs in", strings.ToUpper(me.Email), testPassword, me, nil},
+		{"a 72-byte password logs in", "long@example.com", long, longUser, nil},
+		{"a wrong password is refused", me.Email, "password2", store.User{}, store.ErrInvalidCredentials},
+		{"an empty password is refused", me.Email, "", store.User{}, store.ErrInvalidCredentials},
+		{"the password in another case is refused", me.Email, strings.ToUpper(testPassword), store.User{}, store.ErrInvalidCredentials},
+		{"bytes past the 72nd are not ignored", "long@example.com", long + "x", store.User{}, store.ErrInvalidCredentials},
+		{"an unknown email is refused the same way", "nobody@example.com", testPassword, store.User{}, store.ErrInvalidCredentials},
+		{"an empty email is refused the same way", "", testPassword, store.User{}, store.ErrInvalidCredentials},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.bug != "" {
-				t.Skip("BUG: " + tc.bug)
-			}
 			got, err := s.Login(t.Context(), tc.email, tc.password)
 			wantErr(t, err, tc.err)
 			if !reflect.DeepEqual(got, tc.want) {
@@ -245,7 +240,6 @@ func TestUpdateProfile(t *testing.T) {
 		}
 	})
 	t.Run("an email is checked and normalised as CreateUser does", func(t *testing.T) {
-		t.Skip("BUG (latent, the HTTP handler validates first): UpdateProfile stores any string as the email: \"not an email\" and \"\" are accepted, and \" x@example.com \" is stored with its spaces, so it no longer matches MarkVerified (which trims) and CreateUser can add a second user \"x@example.com\"; CreateUser trims, lower-cases and refuses invalid addresses with ErrInvalidEmail")
 		for _, email := range []string{"not an email", ""} {
 			_, _, err := s.UpdateProfile(t.Context(), me.ID, store.Profile{FirstName: "Z", LastName: "Z", Email: email})
 			wantErr(t, err, store.ErrInvalidEmail)
