@@ -133,6 +133,7 @@ func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
 	}
 	return server.NewSMTP(server.SMTPOptions{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom,
+		TLS: cfg.SMTPTLS,
 	})
 }
 
