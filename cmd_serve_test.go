@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -143,5 +145,50 @@ func TestLogFormats(t *testing.T) {
 	defer devnull.Close()
 	if isTerminal(devnull) {
 		t.Error("/dev/null taken for a terminal")
+	}
+}
+
+// TestShutdownPastItsDeadline: a client still holding a connection when
+// the drain deadline passes is cut off, the log says so, and the stop is
+// still an orderly one: exit 0.
+func TestShutdownPastItsDeadline(t *testing.T) {
+	defer func(d time.Duration) { shutdownTimeout = d }(shutdownTimeout)
+	shutdownTimeout = 300 * time.Millisecond
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+	addr := s.addr(t)
+	// Half a request: the server waits for the rest (up to its 5 s header
+	// timeout), so the drain cannot finish.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("GET /api/health HTTP/1.1\r\nHost: kith\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the server has it
+	start := time.Now()
+	s.once.Do(func() {
+		s.stop()
+		select {
+		case code := <-s.done:
+			if code != 0 {
+				t.Errorf("exit %d after the drain deadline, want 0: %s", code, s.stderr.String())
+			}
+		case <-time.After(4 * time.Second):
+			t.Fatalf("serve did not stop within 4 s: %s", s.stderr.String())
+		}
+	})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the stop took %v with a %v deadline", d, shutdownTimeout)
+	}
+	logs := s.stderr.String()
+	if !strings.Contains(logs, "shutdown deadline passed") || !strings.Contains(logs, `"connections":1`) ||
+		!strings.Contains(logs, `"message":"stopped"`) {
+		t.Errorf("the log does not say what was cut off:\n%s", logs)
+	}
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); n != 0 || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the connection was left open: %d %v", n, err)
 	}
 }
