@@ -57,6 +57,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		printCredentials(stdout, creds, publicURL(cfg, ln.Addr()))
 	}
 
+	warnBaseURL(cfg, log)
 	srv := server.New(server.Options{
 		Store:          st,
 		Limiter:        rate.New(cfg.RatePerMinute),
@@ -128,8 +129,27 @@ func servePprof(addr string, log zerolog.Logger) (stop func(), err error) {
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go hs.Serve(ln)
+	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+		log.Warn().Str("addr", ln.Addr().String()).Msg("debug.pprof_addr is not a loopback address: " +
+			"anyone who reaches it can profile the server and read its command line, with no key; use 127.0.0.1")
+	}
 	log.Warn().Str("addr", ln.Addr().String()).Msg("profiler listening (debug.pprof_addr): keep it on loopback")
 	return func() { hs.Close() }, nil
+}
+
+// warnBaseURL warns when links take their host from the request's Host
+// header, which the client chooses: a verification link is made with or
+// without SMTP (without, it goes to the log), and responses carry links too.
+func warnBaseURL(cfg *config.Config, log zerolog.Logger) {
+	if cfg.BaseURL != "" {
+		return
+	}
+	where := "verification links written to this log"
+	if cfg.SMTP() {
+		where = "verification links in emails"
+	}
+	log.Warn().Msg("base_url is not set: links in responses and " + where +
+		" take their host from each request's Host header, which the client chooses; set base_url")
 }
 
 // newMailer returns the SMTP mailer, or nil (links to the log) when no
@@ -138,11 +158,6 @@ func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
 	if !cfg.SMTP() {
 		log.Info().Msg("smtp.host is not set: verification links will be written to this log")
 		return nil
-	}
-	if cfg.BaseURL == "" {
-		// The link would take its host from the request's Host header,
-		// which the client chooses.
-		log.Warn().Msg("smtp.host is set but base_url is not: verification links will use the Host header of each request; set base_url")
 	}
 	return server.NewSMTP(server.SMTPOptions{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom,

@@ -192,3 +192,61 @@ func TestShutdownPastItsDeadline(t *testing.T) {
 		t.Errorf("the connection was left open: %d %v", n, err)
 	}
 }
+
+// TestBaseURLWarning: without base_url a link takes its host from the
+// request, with SMTP or without (then the link goes to the log), so the
+// start warns in both cases, and not once base_url is set.
+func TestBaseURLWarning(t *testing.T) {
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string // "" for no warning
+	}{
+		{"without smtp", nil, "base_url is not set: links in responses and verification links written to this log take their host from each request's Host header"},
+		{"with smtp", map[string]string{"KITH_SMTP_HOST": "127.0.0.1", "KITH_SMTP_FROM": "kith@example.com"},
+			"base_url is not set: links in responses and verification links in emails take their host from each request's Host header"},
+		{"with base_url", map[string]string{"KITH_BASE_URL": "https://kith.example.org"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+			s.addr(t)
+			logs := s.stderr.String()
+			var line string
+			for _, l := range strings.Split(logs, "\n") {
+				if strings.Contains(l, "base_url is not set") {
+					line = l
+				}
+			}
+			switch {
+			case tc.want == "" && line != "":
+				t.Errorf("warned with base_url set: %s", line)
+			case tc.want != "" && (!strings.Contains(line, tc.want) || !strings.Contains(line, `"level":"warn"`)):
+				t.Errorf("no warning %q in:\n%s", tc.want, logs)
+			}
+		})
+	}
+}
+
+// TestPprofOffLoopbackWarns: the profiler needs no key, so an address
+// other than loopback is worth a warning at start; loopback is not.
+func TestPprofOffLoopbackWarns(t *testing.T) {
+	const warning = "debug.pprof_addr is not a loopback address"
+	for addr, want := range map[string]bool{":0": true, "0.0.0.0:0": true, "127.0.0.1:0": false, "localhost:0": false} {
+		t.Run(addr, func(t *testing.T) {
+			t.Setenv("KITH_DEBUG_PPROF_ADDR", addr)
+			s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+			s.addr(t)
+			logs := s.stderr.String()
+			if got := strings.Contains(logs, warning); got != want {
+				t.Errorf("warned %v, want %v:\n%s", got, want, logs)
+			}
+			if want && !strings.Contains(logs, `"level":"warn","addr"`) {
+				t.Errorf("not at warn level:\n%s", logs)
+			}
+		})
+	}
+}
