@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -17,6 +19,9 @@ import (
 	"kith/server"
 	"kith/store"
 )
+
+// shutdownTimeout bounds the drain after SIGINT/SIGTERM; tests shorten it.
+var shutdownTimeout = 10 * time.Second
 
 // serveFlags: serve has only the flags of every command.
 func serveFlags(*flag.FlagSet) action { return serve }
@@ -52,6 +57,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		printCredentials(stdout, creds, publicURL(cfg, ln.Addr()))
 	}
 
+	warnBaseURL(cfg, log)
 	srv := server.New(server.Options{
 		Store:          st,
 		Limiter:        rate.New(cfg.RatePerMinute),
@@ -71,6 +77,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		defer stopPprof()
 	}
 	hs := srv.HTTPServer()
+	conns := trackConns(hs)
 	errc := make(chan error, 1)
 	go func() {
 		if cfg.TLS() {
@@ -88,10 +95,17 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	case <-ctx.Done():
 	}
 	log.Info().Msg("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("shutdown: %w", err)
+		}
+		// Still an orderly stop: what outlived the deadline is cut off.
+		open, active := conns.count()
+		hs.Close()
+		log.Warn().Dur("timeout", shutdownTimeout).Int("connections", open).Int("mid_request", active).
+			Msg("shutdown deadline passed: closed the connections still open")
 	}
 	if err := srv.WaitForMail(shutdownCtx); err != nil {
 		log.Warn().Err(err).Msg("stopped before every verification email was sent")
@@ -115,8 +129,27 @@ func servePprof(addr string, log zerolog.Logger) (stop func(), err error) {
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go hs.Serve(ln)
+	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+		log.Warn().Str("addr", ln.Addr().String()).Msg("debug.pprof_addr is not a loopback address: " +
+			"anyone who reaches it can profile the server and read its command line, with no key; use 127.0.0.1")
+	}
 	log.Warn().Str("addr", ln.Addr().String()).Msg("profiler listening (debug.pprof_addr): keep it on loopback")
 	return func() { hs.Close() }, nil
+}
+
+// warnBaseURL warns when links take their host from the request's Host
+// header, which the client chooses: a verification link is made with or
+// without SMTP (without, it goes to the log), and responses carry links too.
+func warnBaseURL(cfg *config.Config, log zerolog.Logger) {
+	if cfg.BaseURL != "" {
+		return
+	}
+	where := "verification links written to this log"
+	if cfg.SMTP() {
+		where = "verification links in emails"
+	}
+	log.Warn().Msg("base_url is not set: links in responses and " + where +
+		" take their host from each request's Host header, which the client chooses; set base_url")
 }
 
 // newMailer returns the SMTP mailer, or nil (links to the log) when no
@@ -126,14 +159,49 @@ func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
 		log.Info().Msg("smtp.host is not set: verification links will be written to this log")
 		return nil
 	}
-	if cfg.BaseURL == "" {
-		// The link would take its host from the request's Host header,
-		// which the client chooses.
-		log.Warn().Msg("smtp.host is set but base_url is not: verification links will use the Host header of each request; set base_url")
-	}
 	return server.NewSMTP(server.SMTPOptions{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom,
+		TLS: cfg.SMTPTLS,
 	})
+}
+
+// openConns follows the HTTP server's connections, so that a shutdown cut
+// short by its deadline can say how many it cut off.
+type openConns struct {
+	mu    sync.Mutex
+	state map[net.Conn]http.ConnState
+}
+
+// trackConns hooks hs's ConnState, keeping any hook already there.
+func trackConns(hs *http.Server) *openConns {
+	oc := &openConns{state: make(map[net.Conn]http.ConnState)}
+	prev := hs.ConnState
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		oc.mu.Lock()
+		if st == http.StateClosed || st == http.StateHijacked {
+			delete(oc.state, c)
+		} else {
+			oc.state[c] = st
+		}
+		oc.mu.Unlock()
+		if prev != nil {
+			prev(c, st)
+		}
+	}
+	return oc
+}
+
+// count returns the connections still open, and how many of them are in
+// the middle of a request.
+func (oc *openConns) count() (open, active int) {
+	oc.mu.Lock()
+	defer oc.mu.Unlock()
+	for _, st := range oc.state {
+		if st == http.StateActive {
+			active++
+		}
+	}
+	return len(oc.state), active
 }
 
 func printCredentials(w io.Writer, c *store.Credentials, url string) {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -143,5 +145,108 @@ func TestLogFormats(t *testing.T) {
 	defer devnull.Close()
 	if isTerminal(devnull) {
 		t.Error("/dev/null taken for a terminal")
+	}
+}
+
+// TestShutdownPastItsDeadline: a client still holding a connection when
+// the drain deadline passes is cut off, the log says so, and the stop is
+// still an orderly one: exit 0.
+func TestShutdownPastItsDeadline(t *testing.T) {
+	defer func(d time.Duration) { shutdownTimeout = d }(shutdownTimeout)
+	shutdownTimeout = 300 * time.Millisecond
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+	addr := s.addr(t)
+	// Half a request: the server waits for the rest (up to its 5 s header
+	// timeout), so the drain cannot finish.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("GET /api/health HTTP/1.1\r\nHost: kith\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the server has it
+	start := time.Now()
+	s.once.Do(func() {
+		s.stop()
+		select {
+		case code := <-s.done:
+			if code != 0 {
+				t.Errorf("exit %d after the drain deadline, want 0: %s", code, s.stderr.String())
+			}
+		case <-time.After(4 * time.Second):
+			t.Fatalf("serve did not stop within 4 s: %s", s.stderr.String())
+		}
+	})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the stop took %v with a %v deadline", d, shutdownTimeout)
+	}
+	logs := s.stderr.String()
+	if !strings.Contains(logs, "shutdown deadline passed") || !strings.Contains(logs, `"connections":1`) ||
+		!strings.Contains(logs, `"message":"stopped"`) {
+		t.Errorf("the log does not say what was cut off:\n%s", logs)
+	}
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); n != 0 || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the connection was left open: %d %v", n, err)
+	}
+}
+
+// TestBaseURLWarning: without base_url a link takes its host from the
+// request, with SMTP or without (then the link goes to the log), so the
+// start warns in both cases, and not once base_url is set.
+func TestBaseURLWarning(t *testing.T) {
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string // "" for no warning
+	}{
+		{"without smtp", nil, "base_url is not set: links in responses and verification links written to this log take their host from each request's Host header"},
+		{"with smtp", map[string]string{"KITH_SMTP_HOST": "127.0.0.1", "KITH_SMTP_FROM": "kith@example.com"},
+			"base_url is not set: links in responses and verification links in emails take their host from each request's Host header"},
+		{"with base_url", map[string]string{"KITH_BASE_URL": "https://kith.example.org"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+			s.addr(t)
+			logs := s.stderr.String()
+			var line string
+			for _, l := range strings.Split(logs, "\n") {
+				if strings.Contains(l, "base_url is not set") {
+					line = l
+				}
+			}
+			switch {
+			case tc.want == "" && line != "":
+				t.Errorf("warned with base_url set: %s", line)
+			case tc.want != "" && (!strings.Contains(line, tc.want) || !strings.Contains(line, `"level":"warn"`)):
+				t.Errorf("no warning %q in:\n%s", tc.want, logs)
+			}
+		})
+	}
+}
+
+// TestPprofOffLoopbackWarns: the profiler needs no key, so an address
+// other than loopback is worth a warning at start; loopback is not.
+func TestPprofOffLoopbackWarns(t *testing.T) {
+	const warning = "debug.pprof_addr is not a loopback address"
+	for addr, want := range map[string]bool{":0": true, "0.0.0.0:0": true, "127.0.0.1:0": false, "localhost:0": false} {
+		t.Run(addr, func(t *testing.T) {
+			t.Setenv("KITH_DEBUG_PPROF_ADDR", addr)
+			s := startServer(t, "--db", filepath.Join(t.TempDir(), "k.db"))
+			s.addr(t)
+			logs := s.stderr.String()
+			if got := strings.Contains(logs, warning); got != want {
+				t.Errorf("warned %v, want %v:\n%s", got, want, logs)
+			}
+			if want && !strings.Contains(logs, `"level":"warn","addr"`) {
+				t.Errorf("not at warn level:\n%s", logs)
+			}
+		})
 	}
 }

@@ -75,7 +75,8 @@ func (s sink) Data(r io.Reader) error {
 	return err
 }
 
-// TestEmailChangeOverSMTP checks that the smtp.* settings reach the mailer.
+// TestEmailChangeOverSMTP checks that the smtp.* settings reach the mailer:
+// the sink offers no STARTTLS, so only smtp.tls none gets the email there.
 func TestEmailChangeOverSMTP(t *testing.T) {
 	box := sink{got: make(chan []byte, 1)}
 	srv := smtp.NewServer(box)
@@ -90,6 +91,7 @@ func TestEmailChangeOverSMTP(t *testing.T) {
 	t.Setenv("KITH_SMTP_HOST", host)
 	t.Setenv("KITH_SMTP_PORT", port)
 	t.Setenv("KITH_SMTP_FROM", "Kith <kith@example.com>")
+	t.Setenv("KITH_SMTP_TLS", "none")
 	t.Setenv("KITH_BASE_URL", "https://kith.example.org")
 
 	s := startServer(t, "--db", filepath.Join(t.TempDir(), "kith.db"))

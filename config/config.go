@@ -39,6 +39,9 @@ type Config struct {
 	SMTPUsername string
 	SMTPPassword string
 	SMTPFrom     string
+	// SMTPTLS is starttls, tls (from the first byte) or none; Validate
+	// fills in the default: tls on port 465, else starttls.
+	SMTPTLS string
 
 	// PprofAddr, when set, serves Go's profiler there (debug.pprof_addr).
 	PprofAddr string
@@ -72,6 +75,7 @@ var keys = []key{
 	{"smtp.username", "", func(c *Config, v any) error { return asString(v, &c.SMTPUsername) }},
 	{"smtp.password", "", func(c *Config, v any) error { return asSecret(v, &c.SMTPPassword) }},
 	{"smtp.from", "", func(c *Config, v any) error { return asString(v, &c.SMTPFrom) }},
+	{"smtp.tls", "", func(c *Config, v any) error { return asString(v, &c.SMTPTLS) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 }
 

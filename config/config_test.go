@@ -25,7 +25,7 @@ func TestDefaults(t *testing.T) {
 	want := &Config{
 		Addr: "127.0.0.1:8080", DB: "kith.db", RatePerMinute: 60, TrustedProxies: []string{},
 		CORSOrigins: []string{"*"}, LogLevel: "info", LogFormat: "json", BootstrapEmail: "admin@example.com",
-		SMTPPort: 587,
+		SMTPPort: 587, SMTPTLS: "starttls",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults\n got %+v\nwant %+v", c, want)
@@ -80,7 +80,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"trusted_proxies": "10.0.0.0/8", "cors.allowed_origins": "https://a.example", "log.level": "error",
 		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
 		"smtp.host": "mail.h.example", "smtp.port": "2525", "smtp.username": "u", "smtp.password": "p",
-		"smtp.from": "k@h.example", "debug.pprof_addr": "127.0.0.1:6060",
+		"smtp.from": "k@h.example", "smtp.tls": "tls", "debug.pprof_addr": "127.0.0.1:6060",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -95,7 +95,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	if c.Addr != "127.0.0.1:1" || c.DB != "x.db" || c.BaseURL != "http://h" || c.RatePerMinute != 7 ||
 		c.TrustedProxies[0] != "10.0.0.0/8" || c.CORSOrigins[0] != "https://a.example" || c.LogLevel != "error" ||
 		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" || c.SMTPHost != "mail.h.example" ||
-		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" || c.PprofAddr != "127.0.0.1:6060" {
+		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" || c.SMTPTLS != "tls" || c.PprofAddr != "127.0.0.1:6060" {
 		t.Errorf("from the environment: %+v", c)
 	}
 }
@@ -120,6 +120,7 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_SMTP_PORT", "submission", "smtp.port"},
 		{"KITH_SMTP_USERNAME", "kith", "smtp.username"},
 		{"KITH_SMTP_FROM", "kith at example", "smtp.from"},
+		{"KITH_SMTP_TLS", "ssl", "smtp.tls"},
 		{"KITH_DEBUG_PPROF_ADDR", "6060", "debug.pprof_addr"},
 	}
 	for _, tc := range cases {
@@ -160,10 +161,56 @@ func TestSMTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.SMTP() || c.SMTPPort != 465 || c.SMTPUsername != "kith" || c.SMTPPassword != " secret with spaces " || c.SMTPFrom != "Kith <kith@example.com>" {
+		if !c.SMTP() || c.SMTPPort != 465 || c.SMTPUsername != "kith" || c.SMTPPassword != " secret with spaces " || c.SMTPFrom != "Kith <kith@example.com>" ||
+			c.SMTPTLS != "tls" {
 			t.Errorf("%+v", c)
 		}
 	})
+}
+
+// TestSMTPTLS: smtp.tls defaults by port, and a login never goes out
+// unencrypted.
+func TestSMTPTLS(t *testing.T) {
+	login := func(t *testing.T) {
+		t.Setenv("KITH_SMTP_HOST", "smtp.example.com")
+		t.Setenv("KITH_SMTP_FROM", "kith@example.com")
+		t.Setenv("KITH_SMTP_USERNAME", "kith")
+		t.Setenv("KITH_SMTP_PASSWORD", "secret")
+	}
+	cases := []struct {
+		name, port, tls string
+		login           bool
+		want, wantErr   string
+	}{
+		{"587 defaults to starttls", "587", "", true, "starttls", ""},
+		{"465 defaults to tls", "465", "", true, "tls", ""},
+		{"25 defaults to starttls", "25", "", false, "starttls", ""},
+		{"starttls on 465 as asked", "465", "starttls", true, "starttls", ""},
+		{"tls on 2465 as asked", "2465", "tls", true, "tls", ""},
+		{"none for a relay without a login", "25", "none", false, "none", ""},
+		{"none with a login", "25", "none", true, "",
+			"config: smtp.tls (KITH_SMTP_TLS): none would send smtp.username and smtp.password unencrypted"},
+		{"an unknown mode", "587", "STARTTLS", false, "", "config: smtp.tls (KITH_SMTP_TLS): \"STARTTLS\" is not one of starttls, tls, none"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.login {
+				login(t)
+			}
+			t.Setenv("KITH_SMTP_PORT", tc.port)
+			t.Setenv("KITH_SMTP_TLS", tc.tls)
+			c, err := Load("", nil)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || c.SMTPTLS != tc.want {
+				t.Fatalf("smtp.tls %q (%v), want %q", c.SMTPTLS, err, tc.want)
+			}
+		})
+	}
 }
 
 func TestTLSNeedsBothFiles(t *testing.T) {

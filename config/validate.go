@@ -35,6 +35,7 @@ func (c *Config) Validate() error {
 		{"smtp.port", c.validateSMTPPort},
 		{"smtp.username", c.validateSMTPAuth},
 		{"smtp.from", c.validateSMTPFrom},
+		{"smtp.tls", c.validateSMTPTLS},
 		{"debug.pprof_addr", c.validatePprofAddr},
 	}
 	for _, ch := range checks {
@@ -182,6 +183,28 @@ func (c *Config) validateSMTPFrom() error {
 	}
 	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
 		return fmt.Errorf("%q is not an email address", c.SMTPFrom)
+	}
+	return nil
+}
+
+// SMTPTLSModes are the accepted values of smtp.tls.
+var SMTPTLSModes = []string{"starttls", "tls", "none"}
+
+// validateSMTPTLS fills in the default (tls on port 465, else starttls) and
+// refuses none with a login: the password would cross the wire in clear,
+// or crackable as CRAM-MD5.
+func (c *Config) validateSMTPTLS() error {
+	if c.SMTPTLS == "" {
+		c.SMTPTLS = "starttls"
+		if c.SMTPPort == 465 {
+			c.SMTPTLS = "tls"
+		}
+	}
+	if err := oneOf(c.SMTPTLS, SMTPTLSModes); err != nil {
+		return err
+	}
+	if c.SMTPTLS == "none" && c.SMTPUsername != "" {
+		return fmt.Errorf("none would send smtp.username and smtp.password unencrypted; use starttls or tls, or a relay that needs no login")
 	}
 	return nil
 }

@@ -3,10 +3,13 @@ package server
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/hmac"
+	"crypto/md5"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/hex"
 	"errors"
 	"io"
 	"math/big"
@@ -30,10 +33,14 @@ import (
 // STARTTLS with a certificate made for the test, wants AUTH PLAIN with
 // mailboxUser/mailboxPassword, and keeps what it is sent. refuse makes it
 // answer 550 to every recipient, as a server that will not relay does.
+// auths counts AUTH commands, taken or not.
 type mailbox struct {
 	addr   string
 	pool   *x509.CertPool
 	refuse atomic.Bool
+	auths  atomic.Int32
+	open   atomic.Bool // takes mail without a login
+	plain  bool        // plainOnly
 
 	mu       sync.Mutex
 	messages []received
@@ -51,7 +58,18 @@ type received struct {
 	raw    []byte
 }
 
-func newMailbox(t *testing.T) *mailbox {
+// How a mailbox speaks TLS.
+const (
+	offersSTARTTLS = iota
+	implicitTLS    // from the first byte, as on port 465
+	// plainOnly offers no STARTTLS and takes a login in clear: what a
+	// client sees when an attacker on the path strips the offer.
+	plainOnly
+)
+
+func newMailbox(t *testing.T) *mailbox { return newMailboxTLS(t, offersSTARTTLS) }
+
+func newMailboxTLS(t *testing.T, mode int) *mailbox {
 	t.Helper()
 	cert, pool := selfSigned(t)
 	mb := &mailbox{pool: pool, arrived: make(chan struct{}, 100)}
@@ -64,6 +82,12 @@ func newMailbox(t *testing.T) *mailbox {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
+	}
+	switch mode {
+	case implicitTLS:
+		ln = tls.NewListener(ln, srv.TLSConfig)
+	case plainOnly:
+		srv.TLSConfig, srv.AllowInsecureAuth, mb.plain = nil, true, true
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -107,9 +131,20 @@ type mailSession struct {
 	msg    received
 }
 
-func (s *mailSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+// AuthMechanisms: a plainOnly server also offers CRAM-MD5, the login a
+// client sends without TLS and an eavesdropper can crack offline.
+func (s *mailSession) AuthMechanisms() []string {
+	if s.mb.plain {
+		return []string{sasl.Plain, "CRAM-MD5"}
+	}
+	return []string{sasl.Plain}
+}
 
-func (s *mailSession) Auth(string) (sasl.Server, error) {
+func (s *mailSession) Auth(mech string) (sasl.Server, error) {
+	s.mb.auths.Add(1)
+	if mech == "CRAM-MD5" {
+		return &cramMD5{s: s}, nil
+	}
 	return sasl.NewPlainServer(func(_, user, pass string) error {
 		if user != mailboxUser || pass != mailboxPassword {
 			return errors.New("invalid credentials")
@@ -119,8 +154,29 @@ func (s *mailSession) Auth(string) (sasl.Server, error) {
 	}), nil
 }
 
+// cramMD5 is the server side of RFC 2195: a challenge, and back the user
+// name with an HMAC-MD5 of the challenge keyed by the password.
+type cramMD5 struct {
+	s         *mailSession
+	challenge []byte
+}
+
+func (c *cramMD5) Next(response []byte) ([]byte, bool, error) {
+	if c.challenge == nil {
+		c.challenge = []byte("<1.2@localhost>")
+		return c.challenge, false, nil
+	}
+	mac := hmac.New(md5.New, []byte(mailboxPassword))
+	mac.Write(c.challenge)
+	if string(response) != mailboxUser+" "+hex.EncodeToString(mac.Sum(nil)) {
+		return nil, false, errors.New("invalid credentials")
+	}
+	c.s.authed = true
+	return nil, true, nil
+}
+
 func (s *mailSession) Mail(from string, _ *smtp.MailOptions) error {
-	if !s.authed {
+	if !s.authed && !s.mb.open.Load() {
 		return smtp.ErrAuthRequired
 	}
 	_, tlsOn := s.conn.TLSConnectionState()
