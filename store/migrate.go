@@ -52,10 +52,14 @@ func migrations() ([]migration, error) {
 // Migrate applies the pending migrations, each in one transaction with its
 // version row, and returns the names of those it applied. It refuses a
 // database whose schema is newer than this binary knows: running old code
-// on it could corrupt data that a newer Kith wrote.
+// on it could corrupt data that a newer Kith wrote. It refuses as well a
+// database that has tables but is not Kith's, and leaves it as it was.
 func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 	ms, err := migrations()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkKithSchema(ctx, s.w); err != nil {
 		return nil, err
 	}
 	_, err = s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
