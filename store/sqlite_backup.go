@@ -36,12 +36,21 @@ func Backup(ctx context.Context, db, out string) error {
 	if _, err := schemaVersion(ctx, conn); err != nil {
 		return fmt.Errorf("%s is not a Kith database: %w", src, err)
 	}
+	// The copy holds password hashes and everyone's relationships, so its
+	// file is made by us, empty and readable by its owner only, before
+	// SQLite writes a byte to it: SQLite would create it 0644 less the
+	// umask, and a chmod afterwards leaves it readable meanwhile. VACUUM
+	// INTO accepts an empty file, and any journal SQLite makes beside it
+	// takes its mode. (A umask of 077 would do as well, but it is the whole
+	// process's, and not ours to change under the server's other files.)
+	if err := createPrivate(tmp); err != nil {
+		return err
+	}
 	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
 		return fmt.Errorf("copy: %w", err)
 	}
-	// It holds password hashes and everyone's relationships.
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		return err
+	if backupCopied != nil {
+		backupCopied(tmp)
 	}
 	if _, err := CheckBackup(ctx, tmp); err != nil {
 		return err
@@ -54,6 +63,11 @@ func Backup(ctx context.Context, db, out string) error {
 	}
 	return syncFile(filepath.Dir(out))
 }
+
+// backupCopied, when set, is called with the temporary file of a backup
+// once the copy is in it and before anything else is done to it: tests
+// look at the file there.
+var backupCopied func(tmp string)
 
 // CheckBackup opens a backup read-only and returns its schema version
 // once SQLite's integrity check passes and this binary knows the schema.
@@ -152,6 +166,16 @@ func keepAside(dst, stamp string) (string, error) {
 		return kept, err
 	}
 	return "", fmt.Errorf("%s: too many restores with the stamp %s", dst, stamp)
+}
+
+// createPrivate creates an empty file at path, readable by its owner
+// only, which must not exist yet.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func copyFile(from, to string) error {
