@@ -15,7 +15,9 @@ import (
 // that refer to them: the rebuild would empty the children. The pragma is
 // a no-op inside a transaction, so it is set here, between transactions;
 // the migration checks it took (foreignKeysAreOff) and that it left no
-// broken reference (checkForeignKeys) before it commits.
+// broken reference (checkForeignKeys) before it commits. Migrate runs
+// before the store takes writes: a write queued meanwhile would run with
+// foreign keys off too.
 func (s *Store) withForeignKeysOff(ctx context.Context, fn func() error) (err error) {
 	if _, err := s.w.DB.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
 		return fmt.Errorf("store: foreign keys off: %w", err)
