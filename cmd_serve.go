@@ -24,7 +24,12 @@ import (
 var shutdownTimeout = 10 * time.Second
 
 // serveFlags: serve has only the flags of every command.
-func serveFlags(*flag.FlagSet) action { return serve }
+func serveFlags(fs *flag.FlagSet) action {
+	return func(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout io.Writer) error {
+		warnExposed(log, cfg.DB, fs.Lookup("config").Value.String())
+		return serve(ctx, cfg, log, stdout)
+	}
+}
 
 func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout io.Writer) error {
 	// The lock is held until the process ends, after the store is closed.

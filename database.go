@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+
+	"github.com/rs/zerolog"
 
 	"kith/store"
 )
@@ -49,3 +52,26 @@ func (e *inUseError) Error() string {
 }
 
 func (e *inUseError) Unwrap() error { return e.locked }
+
+// warnExposed logs a warning for each of the database's files, its
+// directory and the configuration file (which may hold the SMTP password)
+// that group or others may read, with the command that fixes it.
+func warnExposed(log zerolog.Logger, db, configFile string) {
+	files, err := store.Exposed(db)
+	if err != nil {
+		return // the store's open reports a bad db value
+	}
+	if configFile != "" {
+		if fi, err := os.Stat(configFile); err == nil && fi.Mode().Perm()&0o044 != 0 {
+			files = append(files, store.ExposedFile{What: "config file", Path: configFile, Mode: fi.Mode().Perm()})
+		}
+	}
+	for _, f := range files {
+		fix := "chmod 600 "
+		if f.What == "database directory" {
+			fix = "chmod 700 "
+		}
+		log.Warn().Str("path", f.Path).Str("mode", fmt.Sprintf("%04o", f.Mode)).
+			Msgf("the %s is readable by group or others, and holds secrets: %s%s", f.What, fix, f.Path)
+	}
+}

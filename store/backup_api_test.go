@@ -409,3 +409,67 @@ func TestRestore(t *testing.T) {
 		})
 	}
 }
+
+// walOnly is a copy of a live database, taken with its WAL and without a
+// checkpoint: what it holds beyond its schema is committed in the -wal
+// beside it only. It returns the copy, its user and its person count.
+func walOnly(t *testing.T) (string, store.User, int) {
+	t.Helper()
+	s, path := newStoreAt(t)
+	u := newUser(t, s)
+	const n = 30
+	for i := range n {
+		newPerson(t, s, u.AccountID, "InTheWAL"+strings.Repeat("x", i))
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "backup.db")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(src+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src, u, n
+}
+
+// TestRestoreReadsTheWAL: a backup file with a -wal beside it is checked
+// and restored as SQLite reads it, WAL and all, and is left as it was.
+func TestRestoreReadsTheWAL(t *testing.T) {
+	src, u, n := walOnly(t)
+	before, _ := os.ReadFile(src)
+	walBefore, _ := os.ReadFile(src + "-wal")
+	if _, err := store.CheckBackup(t.Context(), src); err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	dst := filepath.Join(t.TempDir(), "kith.db")
+	if _, err := store.Restore(t.Context(), src, dst, "x"); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if _, err := os.Stat(dst + suffix); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s beside the restored database: %v", suffix, err)
+		}
+	}
+	r := openBackup(t, dst)
+	if _, total, err := r.Persons(t.Context(), u.AccountID, 100, 0); err != nil || int(total) != n {
+		t.Errorf("restored %d persons, %v; want %d", total, err, n)
+	}
+	if _, err := r.Login(t.Context(), u.Email, testPassword); err != nil {
+		t.Errorf("login on the restored database: %v", err)
+	}
+	if b, _ := os.ReadFile(src); !bytes.Equal(b, before) {
+		t.Error("the source changed")
+	}
+	if b, _ := os.ReadFile(src + "-wal"); !bytes.Equal(b, walBefore) {
+		t.Error("the source's WAL changed")
+	}
+	if _, err := os.Stat(src + "-shm"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an index was made beside the source: %v", err)
+	}
+	if left := hidden(t, filepath.Dir(dst)); len(left) != 0 {
+		t.Errorf("left behind %v", left)
+	}
+}

@@ -22,7 +22,15 @@ type migration struct {
 	version int
 	name    string
 	sql     string
+	// foreignKeysOff: the migration rebuilds tables that others refer to,
+	// and runs with foreign keys off (see withForeignKeysOff). Its file
+	// starts with the line noForeignKeys.
+	foreignKeysOff bool
 }
+
+// noForeignKeys is the first line of a migration that runs with foreign
+// keys off.
+const noForeignKeys = "-- kith: foreign keys off"
 
 // migrations returns the embedded migrations in version order. Their file
 // names are NNNN_name.sql.
@@ -43,7 +51,8 @@ func migrations() ([]migration, error) {
 		if err != nil {
 			return nil, fmt.Errorf("store: read migration %s: %w", e.Name(), err)
 		}
-		ms = append(ms, migration{version: v, name: name, sql: string(body)})
+		ms = append(ms, migration{version: v, name: name, sql: string(body),
+			foreignKeysOff: strings.HasPrefix(string(body), noForeignKeys+"\n")})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	return ms, nil
@@ -52,10 +61,20 @@ func migrations() ([]migration, error) {
 // Migrate applies the pending migrations, each in one transaction with its
 // version row, and returns the names of those it applied. It refuses a
 // database whose schema is newer than this binary knows: running old code
-// on it could corrupt data that a newer Kith wrote.
+// on it could corrupt data that a newer Kith wrote. It refuses as well a
+// database that has tables but is not Kith's, and leaves it as it was.
 func (s *Store) Migrate(ctx context.Context) ([]string, error) {
+	return s.migrateTo(ctx, 0)
+}
+
+// migrateTo is Migrate that stops after the migration upTo, 0 for none;
+// tests build the databases of older versions with it.
+func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 	ms, err := migrations()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkKithSchema(ctx, s.w); err != nil {
 		return nil, err
 	}
 	_, err = s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -79,24 +98,44 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 		if m.version <= current {
 			continue
 		}
+		if upTo > 0 && m.version > upTo {
+			break
+		}
 		ran := false
-		err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-			// Read again under the write lock: another process opening the
-			// same new database may have applied it since.
-			v, err := schemaVersion(ctx, tx)
-			if err != nil || v >= m.version {
+		apply := func() error {
+			return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+				// Read again under the write lock: another process opening the
+				// same new database may have applied it since.
+				v, err := schemaVersion(ctx, tx)
+				if err != nil || v >= m.version {
+					return err
+				}
+				if m.foreignKeysOff {
+					if err := foreignKeysAreOff(ctx, tx); err != nil {
+						return fmt.Errorf("store: migration %s: %w", m.name, err)
+					}
+				}
+				// Tx.ExecContext itself: a migration is several statements,
+				// run once, and nothing to keep.
+				if _, err := tx.Tx.ExecContext(ctx, m.sql); err != nil {
+					return fmt.Errorf("store: migration %s: %w", m.name, err)
+				}
+				if m.foreignKeysOff {
+					if err := checkForeignKeys(ctx, tx); err != nil {
+						return fmt.Errorf("store: migration %s: %w", m.name, err)
+					}
+				}
+				_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+					m.version, m.name, s.now())
+				ran = err == nil
 				return err
-			}
-			// Tx.ExecContext itself: a migration is several statements,
-			// run once, and nothing to keep.
-			if _, err := tx.Tx.ExecContext(ctx, m.sql); err != nil {
-				return fmt.Errorf("store: migration %s: %w", m.name, err)
-			}
-			_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				m.version, m.name, s.now())
-			ran = err == nil
-			return err
-		})
+			})
+		}
+		if m.foreignKeysOff {
+			err = s.withForeignKeysOff(ctx, apply)
+		} else {
+			err = apply()
+		}
 		if err != nil {
 			return applied, err
 		}

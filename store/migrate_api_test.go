@@ -324,3 +324,58 @@ func TestCancelledContext(t *testing.T) {
 		t.Errorf("a read on a cancelled context: %v", err)
 	}
 }
+
+// TestIDsAreNeverReused: the id of a deleted row is not given to a new
+// one, not even the highest, and not after a restart.
+func TestIDsAreNeverReused(t *testing.T) {
+	s, path := newStoreAt(t)
+	u := newUser(t, s)
+	var ps []store.Person
+	for i := range 3 {
+		ps = append(ps, newPerson(t, s, u.AccountID, fmt.Sprint("P", i)))
+	}
+	tk := newTask(t, s, u.AccountID, ps[0].ID, "t")
+	cat, err := s.CreateTaskCategory(t.Context(), u.AccountID, "c", "#000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := s.CreateAPIKey(t.Context(), u.ID, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleteAll := func(s *store.Store, p store.Person, tk store.Task, catID, keyID int64) {
+		t.Helper()
+		wantErr(t, s.DeleteTask(t.Context(), u.AccountID, ps[0].ID, tk.ID), nil)
+		wantErr(t, s.DeletePerson(t.Context(), u.AccountID, p.ID), nil)
+		wantErr(t, s.DeleteTaskCategory(t.Context(), u.AccountID, catID), nil)
+		wantErr(t, s.DeleteAPIKey(t.Context(), u.ID, keyID), nil)
+	}
+	check := func(s *store.Store, p store.Person, tk store.Task, catID, keyID int64) (store.Person, store.Task, int64, int64) {
+		t.Helper()
+		deleteAll(s, p, tk, catID, keyID)
+		p2 := newPerson(t, s, u.AccountID, "Next")
+		tk2 := newTask(t, s, u.AccountID, ps[0].ID, "next")
+		cat2, err := s.CreateTaskCategory(t.Context(), u.AccountID, "c", "#000000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		key2, _, err := s.CreateAPIKey(t.Context(), u.ID, "k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p2.ID != p.ID+1 || tk2.ID != tk.ID+1 || cat2.ID != catID+1 || key2.ID != keyID+1 {
+			t.Errorf("after deleting the last person %d, task %d, category %d, key %d, the new ones are %d, %d, %d, %d",
+				p.ID, tk.ID, catID, keyID, p2.ID, tk2.ID, cat2.ID, key2.ID)
+		}
+		return p2, tk2, cat2.ID, key2.ID
+	}
+	p, tk, catID, keyID := check(s, ps[2], tk, cat.ID, key.ID)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2 := openRaw(t, path)
+	if _, err := s2.Migrate(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	check(s2, p, tk, catID, keyID)
+}

@@ -93,6 +93,38 @@ func hasTable(ctx context.Context, q queryer, name string) (bool, error) {
 	return n > 0, nil
 }
 
+// checkKithSchema refuses a database that is neither empty nor Kith's: one
+// with tables but no schema_migrations, or with a schema_migrations that
+// another tool made (golang-migrate's has version and dirty). Migrating it
+// would add Kith's tables, and an admin, to someone else's data.
+func checkKithSchema(ctx context.Context, q queryer) error {
+	// One statement: its read of sqlite_schema loads the schema another
+	// process may have changed, which pragma_table_info alone would not.
+	var kith int
+	var tables sql.NullString
+	err := q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM pragma_table_info('schema_migrations')
+			WHERE name IN ('version', 'name', 'applied_at')),
+		(SELECT group_concat(name, ', ') FROM (
+			SELECT name FROM sqlite_schema
+			WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' AND name <> 'schema_migrations'
+			ORDER BY name LIMIT 5))`).Scan(&kith, &tables)
+	if err != nil {
+		return fmt.Errorf("store: read the schema: %w", err)
+	}
+	switch {
+	case kith == 3:
+		return nil
+	case kith > 0 || tables.Valid:
+		what := "a schema_migrations table that is not Kith's"
+		if tables.Valid {
+			what = "tables (" + tables.String + ") but no Kith schema_migrations"
+		}
+		return fmt.Errorf("store: the database is not a Kith database: it has %s; point db at a new file or at a Kith database", what)
+	}
+	return nil // empty
+}
+
 // isUniqueViolation reports whether err is a UNIQUE constraint's refusal.
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error

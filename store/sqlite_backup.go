@@ -36,12 +36,21 @@ func Backup(ctx context.Context, db, out string) error {
 	if _, err := schemaVersion(ctx, conn); err != nil {
 		return fmt.Errorf("%s is not a Kith database: %w", src, err)
 	}
+	// The copy holds password hashes and everyone's relationships, so its
+	// file is made by us, empty and readable by its owner only, before
+	// SQLite writes a byte to it: SQLite would create it 0644 less the
+	// umask, and a chmod afterwards leaves it readable meanwhile. VACUUM
+	// INTO accepts an empty file, and any journal SQLite makes beside it
+	// takes its mode. (A umask of 077 would do as well, but it is the whole
+	// process's, and not ours to change under the server's other files.)
+	if err := createPrivate(tmp); err != nil {
+		return err
+	}
 	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
 		return fmt.Errorf("copy: %w", err)
 	}
-	// It holds password hashes and everyone's relationships.
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		return err
+	if backupCopied != nil {
+		backupCopied(tmp)
 	}
 	if _, err := CheckBackup(ctx, tmp); err != nil {
 		return err
@@ -55,12 +64,38 @@ func Backup(ctx context.Context, db, out string) error {
 	return syncFile(filepath.Dir(out))
 }
 
-// CheckBackup opens a backup read-only and returns its schema version
-// once SQLite's integrity check passes and this binary knows the schema.
+// backupCopied, when set, is called with the temporary file of a backup
+// once the copy is in it and before anything else is done to it: tests
+// look at the file there.
+var backupCopied func(tmp string)
+
+// CheckBackup returns the schema version of the backup at path once
+// SQLite's integrity check passes and this binary knows the schema. It
+// checks what Restore would install: with a WAL (or a rollback journal)
+// beside it, a backup is read as SQLite reads it, through a copy of the
+// two in a private temporary directory, and path itself is never written.
 func CheckBackup(ctx context.Context, path string) (int, error) {
 	if _, err := os.Stat(path); err != nil {
 		return 0, err
 	}
+	if !hasJournal(path) {
+		return checkFile(ctx, path, path)
+	}
+	dir, err := os.MkdirTemp("", "kith-check-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, "check.db")
+	if err := settle(ctx, path, tmp); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return checkFile(ctx, tmp, path)
+}
+
+// checkFile is CheckBackup on a file that is the whole database, with no
+// journal beside it; name is what errors call it.
+func checkFile(ctx context.Context, path, name string) (int, error) {
 	db, err := sql.Open("sqlite", "file:"+uriPath.Replace(path)+"?mode=ro")
 	if err != nil {
 		return 0, err
@@ -68,40 +103,106 @@ func CheckBackup(ctx context.Context, path string) (int, error) {
 	defer db.Close()
 	var res string
 	if err := db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
-		return 0, fmt.Errorf("%s: integrity check: %w", path, err)
+		return 0, fmt.Errorf("%s: integrity check: %w", name, err)
 	}
 	if res != "ok" {
-		return 0, fmt.Errorf("%s: integrity check failed: %s", path, res)
+		return 0, fmt.Errorf("%s: integrity check failed: %s", name, res)
 	}
 	v, err := schemaVersion(ctx, db)
 	if err != nil {
-		return 0, fmt.Errorf("%s is not a Kith database: %w", path, err)
+		return 0, fmt.Errorf("%s is not a Kith database: %w", name, err)
 	}
 	ms, err := migrations()
 	if err != nil {
 		return 0, err
 	}
 	if latest := ms[len(ms)-1].version; v > latest {
-		return 0, fmt.Errorf("%s is at schema version %d, newer than this binary knows (%d)", path, v, latest)
+		return 0, fmt.Errorf("%s is at schema version %d, newer than this binary knows (%d)", name, v, latest)
 	}
 	return v, nil
 }
 
+// journals are the files beside a database whose committed content SQLite
+// reads with it: the WAL, and a hot rollback journal, which it rolls back.
+var journals = []string{"-wal", "-journal"}
+
+// hasJournal reports whether a journal of the database at path is beside it.
+func hasJournal(path string) bool {
+	for _, suffix := range journals {
+		if _, err := os.Lstat(path + suffix); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// settle copies the database at from, with its journals, to a new file at
+// to, and has SQLite fold them into it there: to is then one file holding
+// what SQLite reads at from, with nothing beside it. from is never opened
+// by SQLite, which would write to its journals. A backup copied while its
+// server ran, -wal and all, was checked with everything in its WAL and
+// restored without it, 500 persons short.
+func settle(ctx context.Context, from, to string) (err error) {
+	defer func() {
+		for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+			if rerr := os.Remove(to + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	if err := copyFile(from, to); err != nil {
+		return err
+	}
+	for _, suffix := range journals {
+		if err := copyFile(from+suffix, to+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+uriPath.Replace(to)+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	// Reading rolls a hot journal back; leaving WAL mode checkpoints the
+	// WAL into the file and deletes it. (Kith's Open puts it back in WAL.)
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+		return fmt.Errorf("read: %w", err)
+	}
+	var mode string
+	if err := db.QueryRowContext(ctx, `PRAGMA journal_mode = DELETE`).Scan(&mode); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if mode != "delete" {
+		return fmt.Errorf("checkpoint: journal mode %s", mode)
+	}
+	return db.Close()
+}
+
 // Restore puts the backup at from in place of the database db (a Store's
-// Open value), which must not be in use. What was at dst is kept beside it, with its WAL, as
-// dst.before-restore-<stamp>; the restored file is synced before it takes
-// dst's name.
+// Open value), which must not be in use. The backup is read as SQLite
+// reads it, with the WAL beside it if any (see CheckBackup), into a
+// temporary file beside dst, which is checked and synced before it takes
+// dst's name: what was checked is what is installed. What was at dst is
+// kept beside it, with its WAL, as dst.before-restore-<stamp>.
 func Restore(ctx context.Context, from, db, stamp string) (kept string, err error) {
 	dst, err := SQLitePath(db)
 	if err != nil {
 		return "", err
 	}
-	if _, err := CheckBackup(ctx, from); err != nil {
+	if _, err := os.Stat(from); err != nil {
 		return "", err
 	}
 	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".restore-"+rand.Text()[:8])
 	defer os.Remove(tmp)
-	if err := copyFile(from, tmp); err != nil {
+	if err := settle(ctx, from, tmp); err != nil {
+		return "", fmt.Errorf("%s: %w", from, err)
+	}
+	if _, err := checkFile(ctx, tmp, from); err != nil {
+		return "", err
+	}
+	if err := syncFile(tmp); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(dst); err == nil {
@@ -152,6 +253,16 @@ func keepAside(dst, stamp string) (string, error) {
 		return kept, err
 	}
 	return "", fmt.Errorf("%s: too many restores with the stamp %s", dst, stamp)
+}
+
+// createPrivate creates an empty file at path, readable by its owner
+// only, which must not exist yet.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func copyFile(from, to string) error {

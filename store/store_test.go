@@ -322,3 +322,39 @@ func TestNewDatabaseIsPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrateRefusesAForeignDatabase: a SQLite file with tables of its own
+// but not Kith's is left as it was, with an error that says why.
+func TestMigrateRefusesAForeignDatabase(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		schema string
+	}{
+		{"tables but no schema_migrations", `CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('mine')`},
+		{"another tool's schema_migrations", `CREATE TABLE schema_migrations (version INTEGER NOT NULL, dirty INTEGER NOT NULL); INSERT INTO schema_migrations VALUES (3, 0); CREATE TABLE notes (id INTEGER PRIMARY KEY)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "foreign.db")
+			s, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.w.Exec(tc.schema); err != nil {
+				t.Fatal(err)
+			}
+			applied, err := s.Migrate(context.Background())
+			if err == nil || !strings.Contains(err.Error(), "not a Kith database") || len(applied) != 0 {
+				t.Fatalf("applied %v, %v; want a refusal", applied, err)
+			}
+			for _, table := range []string{"accounts", "users", "persons"} {
+				if ok, err := hasTable(context.Background(), s.r, table); err != nil || ok {
+					t.Errorf("table %s created in a foreign database (%v)", table, err)
+				}
+			}
+		})
+	}
+	t.Run("an empty database is migrated", func(t *testing.T) {
+		openTest(t)
+	})
+}

@@ -1,0 +1,43 @@
+package store
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ExposedFile is a file of the database that group or others may read.
+type ExposedFile struct {
+	What string // "database", "database WAL", "database index", "database directory"
+	Path string
+	Mode fs.FileMode
+}
+
+// Exposed returns the files of the database db (a value for Open) that
+// group or others may read: the database, its WAL and its index, which
+// hold password hashes and everyone's relationships, and the directory
+// they are in. Kith creates them readable by their owner only; one made
+// otherwise (by hand, by an older Kith, by a chmod) is the operator's to
+// tighten. A file that does not exist is not listed.
+func Exposed(db string) ([]ExposedFile, error) {
+	path, err := SQLitePath(db)
+	if err != nil {
+		return nil, err
+	}
+	var out []ExposedFile
+	for _, f := range []struct{ what, path string }{
+		{"database", path},
+		{"database WAL", path + "-wal"},
+		{"database index", path + "-shm"},
+		{"database directory", filepath.Dir(path)},
+	} {
+		fi, err := os.Stat(f.path)
+		if err != nil {
+			continue
+		}
+		if fi.Mode().Perm()&0o044 != 0 {
+			out = append(out, ExposedFile{What: f.what, Path: f.path, Mode: fi.Mode().Perm()})
+		}
+	}
+	return out, nil
+}
