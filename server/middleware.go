@@ -39,6 +39,18 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// privateAnswer marks every answer, errors included, as one a cache must
+// not keep (it may carry the user's data: shared caches and the browser's
+// disk alike) and whose type a browser must not second-guess.
+func privateAnswer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set(echo.HeaderCacheControl, "no-store")
+		h.Set(echo.HeaderXContentTypeOptions, "nosniff")
+		return next(c)
+	}
+}
+
 func requestID(c echo.Context) string {
 	id, _ := c.Get(ctxRequestID).(string)
 	return id

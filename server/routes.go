@@ -12,7 +12,7 @@ func (s *Server) routes(corsOrigins []string) {
 	e := s.echo
 	// Order matters: the id and the log see everything; CORS answers
 	// preflights before any limit; the limiter needs to know the user.
-	e.Use(withRequestID, s.accessLog, recoverPanic,
+	e.Use(withRequestID, privateAnswer, s.accessLog, recoverPanic,
 		middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins:  corsOrigins,
 			AllowMethods:  []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
