@@ -103,12 +103,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if body.Status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", "Bearer")
 	}
-	if c.Request().Method == http.MethodHead {
-		err = c.NoContent(body.Status)
-	} else {
-		err = c.JSON(body.Status, body)
-	}
-	if err != nil {
+	// HEAD too: bodiless drops the body and keeps its headers.
+	if err := c.JSON(body.Status, body); err != nil {
 		s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing an error response failed")
 	}
 }
