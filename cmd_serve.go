@@ -88,7 +88,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		if cfg.TLS() {
 			errc <- hs.ServeTLS(ln, cfg.TLSCertFile, cfg.TLSKeyFile)
 		} else {
-			errc <- hs.Serve(ln)
+			errc <- hs.Serve(server.JSONErrors(ln))
 		}
 	}()
 	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", cfg.DB).

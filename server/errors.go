@@ -43,6 +43,19 @@ var statusMessages = map[int]string{
 	http.StatusRequestEntityTooLarge: "The request body is too large.",
 	http.StatusTooManyRequests:       "Too Many Attempts.",
 	http.StatusServiceUnavailable:    "Service Unavailable.",
+	// net/http's own refusals (JSONErrors).
+	http.StatusRequestHeaderFieldsTooLarge: "The request headers are too large.",
+	http.StatusExpectationFailed:           "Expectation failed.",
+	http.StatusNotImplemented:              "Not implemented.",
+	http.StatusHTTPVersionNotSupported:     "HTTP version not supported.",
+}
+
+// statusMessage words an error status that carries no message of its own.
+func statusMessage(code int) string {
+	if msg, ok := statusMessages[code]; ok {
+		return msg
+	}
+	return strings.TrimSpace(http.StatusText(code)) + "."
 }
 
 // ValidationError holds every failed rule of one request, field by field in
@@ -103,12 +116,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if body.Status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", "Bearer")
 	}
-	if c.Request().Method == http.MethodHead {
-		err = c.NoContent(body.Status)
-	} else {
-		err = c.JSON(body.Status, body)
-	}
-	if err != nil {
+	// HEAD too: bodiless drops the body and keeps its headers.
+	if err := c.JSON(body.Status, body); err != nil {
 		s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing an error response failed")
 	}
 }
@@ -127,11 +136,7 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 	case errors.Is(err, store.ErrNotFound):
 		return errorBody{Message: notFoundMessage(err), Status: http.StatusNotFound}
 	case errors.As(err, &he) && he.Code < 500:
-		msg, ok := statusMessages[he.Code]
-		if !ok {
-			msg = strings.TrimSpace(http.StatusText(he.Code)) + "."
-		}
-		return errorBody{Message: msg, Status: he.Code}
+		return errorBody{Message: statusMessage(he.Code), Status: he.Code}
 	}
 	// Everything else is our fault: the client gets no details, the log
 	// gets the cause under the request id the client was given.

@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// listen serves the API with the real http.Server settings (timeouts,
-// header limit) on a loopback port, and returns its address.
+// listen serves the API as kith serve does, with the real http.Server
+// settings (timeouts, header limit) and JSONErrors, on a loopback port,
+// and returns its address.
 func (e *env) listen(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -20,7 +21,7 @@ func (e *env) listen(t *testing.T) string {
 		t.Fatal(err)
 	}
 	hs := e.srv.HTTPServer()
-	go hs.Serve(ln)
+	go hs.Serve(JSONErrors(ln))
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()
 }

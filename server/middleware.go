@@ -39,6 +39,18 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// privateAnswer marks every answer, errors included, as one a cache must
+// not keep (it may carry the user's data: shared caches and the browser's
+// disk alike) and whose type a browser must not second-guess.
+func privateAnswer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set(echo.HeaderCacheControl, "no-store")
+		h.Set(echo.HeaderXContentTypeOptions, "nosniff")
+		return next(c)
+	}
+}
+
 func requestID(c echo.Context) string {
 	id, _ := c.Get(ctxRequestID).(string)
 	return id
@@ -71,6 +83,57 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			Msg("request")
 		return nil
 	}
+}
+
+// bodiless answers HEAD with the status and headers GET would have, and
+// no body: the handler writes as for GET into a headWriter, which keeps
+// only the status and counts the bytes, sent as Content-Length.
+func bodiless(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().Method != http.MethodHead {
+			return next(c)
+		}
+		res := c.Response()
+		hw := &headWriter{ResponseWriter: res.Writer}
+		res.Writer = hw
+		err := next(c)
+		res.Writer = hw.ResponseWriter
+		hw.finish()
+		return err
+	}
+}
+
+// headWriter holds back the status until the handler is done, so that the
+// length of the body it dropped can go out as Content-Length.
+type headWriter struct {
+	http.ResponseWriter
+	status int
+	size   int
+}
+
+func (w *headWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *headWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.size += len(b)
+	return len(b), nil
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *headWriter) finish() {
+	if w.status == 0 {
+		return // nothing written: net/http sends 200 with no body
+	}
+	if w.size > 0 && w.ResponseWriter.Header().Get(echo.HeaderContentLength) == "" {
+		w.ResponseWriter.Header().Set(echo.HeaderContentLength, strconv.Itoa(w.size))
+	}
+	w.ResponseWriter.WriteHeader(w.status)
 }
 
 // recoverPanic turns a panic into an ordinary error, so a bug in one

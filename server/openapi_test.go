@@ -90,6 +90,9 @@ func TestOpenAPICoversTheRouter(t *testing.T) {
 	}
 	served := map[string]bool{}
 	for _, rt := range newEnv(t).srv.Routes() {
+		if rt.Method == http.MethodHead {
+			continue // every GET's, without the body (TestHeadWhereverGet); the document says so once
+		}
 		path := rt.Path
 		for _, p := range []string{"person", "task", "id"} {
 			path = strings.ReplaceAll(path, ":"+p, "{"+p+"}")

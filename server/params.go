@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -28,6 +30,12 @@ type params struct {
 	errs   ValidationError
 }
 
+// badText stands in for a value that is not text: bytes that are not
+// UTF-8 in a query or form, and in JSON those or a \u escape of half a
+// surrogate pair, which encoding/json would otherwise turn into U+FFFD
+// without a word. Any getter refuses it, naming the field.
+type badText struct{}
+
 // readParams merges the query string with a JSON or form body. A body that
 // does not parse is a 400, one over the limit a 413.
 func readParams(c echo.Context) (*params, error) {
@@ -42,6 +50,11 @@ func readParams(c echo.Context) (*params, error) {
 	}
 	for k, v := range body {
 		p.values[k] = v
+	}
+	for k, v := range p.values {
+		if s, ok := v.(string); ok && !utf8.ValidString(s) {
+			p.values[k] = badText{}
+		}
 	}
 	return p, nil
 }
@@ -104,9 +117,69 @@ func decodeJSONObject(raw []byte) (map[string]any, error) {
 	case nil:
 		return nil, nil
 	case map[string]any:
+		if !utf8.Valid(raw) || bytes.Contains(raw, []byte(`\u`)) {
+			markBadText(raw, obj)
+		}
 		return obj, nil
 	}
 	return nil, errNotJSONObject
+}
+
+// markBadText replaces in obj, decoded from raw, each string that
+// encoding/json had to mend with badText. Only bodies that may hold one
+// (not UTF-8, or with \u escapes) are read this second time.
+func markBadText(raw []byte, obj map[string]any) {
+	var lits map[string]json.RawMessage
+	if json.Unmarshal(raw, &lits) != nil {
+		return // decoded once already: cannot happen
+	}
+	for k, lit := range lits {
+		if len(lit) > 0 && lit[0] == '"' && !cleanJSONString(lit) {
+			obj[k] = badText{}
+		}
+	}
+}
+
+// cleanJSONString reports whether a JSON string literal, quotes included,
+// is UTF-8 and escapes only whole characters: every \u escape of a high
+// surrogate is followed by one of a low surrogate, and no low one stands
+// alone.
+func cleanJSONString(lit []byte) bool {
+	if !utf8.Valid(lit) {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		if lit[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character, which the loop then steps over
+		r, ok := escapedUnit(lit, i)
+		if !ok || !utf16.IsSurrogate(r) {
+			continue
+		}
+		i += 4
+		if r >= 0xdc00 {
+			return false // a low surrogate first
+		}
+		if i+2 >= len(lit) || lit[i+1] != '\\' {
+			return false
+		}
+		if low, ok := escapedUnit(lit, i+2); !ok || low < 0xdc00 || low > 0xdfff {
+			return false
+		}
+		i += 6
+	}
+	return true
+}
+
+// escapedUnit reads the four hex digits of a \u escape whose u is at
+// lit[i].
+func escapedUnit(lit []byte, i int) (rune, bool) {
+	if i+5 > len(lit) || lit[i] != 'u' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(lit[i+1:i+5]), 16, 16)
+	return rune(n), err == nil
 }
 
 func lastValues(form map[string][]string) map[string]any {
@@ -149,6 +222,9 @@ func (p *params) raw(key string) (s string, isText, present bool) {
 	switch v := p.values[key].(type) {
 	case nil:
 		return "", false, false
+	case badText:
+		p.fail(key, "The "+attr(key)+" field format is invalid.")
+		return "", false, false
 	case string:
 		return v, true, true
 	case json.Number:
@@ -164,13 +240,45 @@ func (p *params) scalar(key string) (s string, isText, present bool) {
 	return s, isText, present && !(isText && s == "")
 }
 
-// text returns the trimmed string, or nil when it is absent or empty.
+// controls says which control characters (C0, DEL and C1) a text field
+// takes.
+type controls int
+
+const (
+	// oneLine is names, labels and every other short field: none. A NUL or
+	// an escape sequence in a name breaks what shows it.
+	oneLine controls = iota
+	// paragraphs is long text a person writes (how_we_met): tab and line
+	// breaks, nothing else.
+	paragraphs
+	// anyControl is passwords, which are compared, never shown.
+	anyControl
+)
+
+// allows reports whether a text field of this kind takes r.
+func (k controls) allows(r rune) bool {
+	switch {
+	case !unicode.IsControl(r) || k == anyControl:
+		return true
+	case k == paragraphs:
+		return r == '\t' || r == '\n' || r == '\r'
+	}
+	return false
+}
+
+// text returns the trimmed one-line string, or nil when it is absent or
+// empty.
 func (p *params) text(key string, maxLen int) *string {
-	return p.textFrom(p.scalar, key, maxLen)
+	return p.textFrom(p.scalar, key, maxLen, oneLine)
+}
+
+// longText is text that may run over several lines and paragraphs.
+func (p *params) longText(key string, maxLen int) *string {
+	return p.textFrom(p.scalar, key, maxLen, paragraphs)
 }
 
 // textFrom checks the value that read (raw or scalar) gives for key.
-func (p *params) textFrom(read func(string) (string, bool, bool), key string, maxLen int) *string {
+func (p *params) textFrom(read func(string) (string, bool, bool), key string, maxLen int, ctl controls) *string {
 	s, isText, present := read(key)
 	if !present {
 		return nil
@@ -179,14 +287,14 @@ func (p *params) textFrom(read func(string) (string, bool, bool), key string, ma
 		p.fail(key, "The "+attr(key)+" field must be a string.")
 		return nil
 	}
-	return p.checkText(key, s, maxLen)
+	return p.checkText(key, s, maxLen, ctl)
 }
 
-func (p *params) checkText(key, s string, maxLen int) *string {
+func (p *params) checkText(key, s string, maxLen int, ctl controls) *string {
 	switch {
 	case s == "":
 		return nil
-	case !utf8.ValidString(s):
+	case !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !ctl.allows(r) }) >= 0:
 		p.fail(key, "The "+attr(key)+" field format is invalid.")
 		return nil
 	case utf8.RuneCountInString(s) > maxLen:
@@ -213,7 +321,7 @@ func (p *params) require(key string, s *string) string {
 
 // password is required text that is not trimmed: spaces can be part of it.
 func (p *params) password(key string, maxLen int) string {
-	return p.require(key, p.textFrom(p.raw, key, maxLen))
+	return p.require(key, p.textFrom(p.raw, key, maxLen, anyControl))
 }
 
 // email is a required email address, lower-cased.

@@ -67,7 +67,7 @@ func personInput(p *params) store.PersonInput {
 		MaidenName:    p.text("maiden_name", 255),
 		Prefix:        p.text("prefix", 255),
 		Suffix:        p.text("suffix", 255),
-		HowWeMet:      p.text("how_we_met", 255),
+		HowWeMet:      p.longText("how_we_met", 255),
 		MaritalStatus: p.oneOf("marital_status", maritalStatuses, "unknown"),
 		KidsStatus:    p.oneOf("kids_status", kidsStatuses, "unknown"),
 		CanBeDeleted:  true,

@@ -10,9 +10,11 @@ import (
 // routes is the whole route table.
 func (s *Server) routes(corsOrigins []string) {
 	e := s.echo
-	// Order matters: the id and the log see everything; CORS answers
-	// preflights before any limit; the limiter needs to know the user.
-	e.Use(withRequestID, s.accessLog, recoverPanic,
+	// Order matters: the id and the log see everything; bodiless wraps the
+	// log, which writes errors, so that no HEAD answer carries a body; CORS
+	// answers preflights before any limit; the limiter needs to know the
+	// user.
+	e.Use(withRequestID, privateAnswer, bodiless, s.accessLog, recoverPanic,
 		middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins:  corsOrigins,
 			AllowMethods:  []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
@@ -22,9 +24,18 @@ func (s *Server) routes(corsOrigins []string) {
 		}),
 		limitBody, s.authenticate, s.limitRate)
 
+	// get serves GET and HEAD, which echo does not add by itself: HEAD
+	// runs the same handler and bodiless drops what it writes. Only
+	// verify-email is GET alone: its GET spends a single-use link, and the
+	// HEAD that a mail system's link checker sends must not.
+	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+		e.GET(path, h, m...)
+		e.HEAD(path, h, m...)
+	}
+
 	// No key needed.
-	e.GET("/api/health", s.handleHealth)
-	e.GET("/api/openapi.json", s.handleOpenAPI)
+	get("/api/health", s.handleHealth)
+	get("/api/openapi.json", s.handleOpenAPI)
 	e.POST("/api/login", s.handleLogin)
 	e.GET("/api/verify-email", s.handleVerifyEmail)
 
@@ -37,34 +48,34 @@ func (s *Server) routes(corsOrigins []string) {
 
 	auth := requireUser
 
-	e.GET("/api/me", s.handleMeShow, auth)
+	get("/api/me", s.handleMeShow, auth)
 	e.PUT("/api/me", s.handleMeUpdate, auth)
-	e.GET("/api/me/timezone", s.handleTimezoneShow, auth)
+	get("/api/me/timezone", s.handleTimezoneShow, auth)
 	e.PUT("/api/me/timezone", s.handleTimezoneUpdate, auth)
 
-	e.GET("/api/persons", s.handlePersonList, auth)
+	get("/api/persons", s.handlePersonList, auth)
 	e.POST("/api/persons", s.handlePersonCreate, auth)
-	e.GET("/api/persons/:person", s.handlePersonShow, auth)
+	get("/api/persons/:person", s.handlePersonShow, auth)
 	e.PUT("/api/persons/:person", s.handlePersonUpdate, auth)
 	e.DELETE("/api/persons/:person", s.handlePersonDelete, auth)
 	e.PATCH("/api/persons/:person/physical-appearance", s.handleAppearanceUpdate, auth)
 	e.PATCH("/api/persons/:person/age", s.handleAgeUpdate, auth)
 
-	e.GET("/api/persons/:person/tasks", s.handleTaskList, auth)
+	get("/api/persons/:person/tasks", s.handleTaskList, auth)
 	e.POST("/api/persons/:person/tasks", s.handleTaskCreate, auth)
-	e.GET("/api/persons/:person/tasks/:task", s.handleTaskShow, auth)
+	get("/api/persons/:person/tasks/:task", s.handleTaskShow, auth)
 	e.PUT("/api/persons/:person/tasks/:task", s.handleTaskUpdate, auth)
 	e.DELETE("/api/persons/:person/tasks/:task", s.handleTaskDelete, auth)
 	e.PUT("/api/tasks/:task/toggle", s.handleTaskToggle, auth)
 
-	e.GET("/api/administration/task-categories", s.handleCategoryList, auth)
+	get("/api/administration/task-categories", s.handleCategoryList, auth)
 	e.POST("/api/administration/task-categories", s.handleCategoryCreate, auth)
-	e.GET("/api/administration/task-categories/:id", s.handleCategoryShow, auth)
+	get("/api/administration/task-categories/:id", s.handleCategoryShow, auth)
 	e.PUT("/api/administration/task-categories/:id", s.handleCategoryUpdate, auth)
 	e.DELETE("/api/administration/task-categories/:id", s.handleCategoryDelete, auth)
 
-	e.GET("/api/administration/api", s.handleKeyList, auth)
+	get("/api/administration/api", s.handleKeyList, auth)
 	e.POST("/api/administration/api", s.handleKeyCreate, auth)
-	e.GET("/api/administration/api/:id", s.handleKeyShow, auth)
+	get("/api/administration/api/:id", s.handleKeyShow, auth)
 	e.DELETE("/api/administration/api/:id", s.handleKeyDelete, auth)
 }

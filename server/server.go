@@ -106,6 +106,9 @@ func (s *Server) HTTPServer() *http.Server {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          log.New(s.log.With().Str("component", "http").Logger(), "", 0),
+
+		// OPTIONS * reaches the API (204 with its headers), not net/http's bare 200.
+		DisableGeneralOptionsHandler: true,
 	}
 }
 
