@@ -3,9 +3,11 @@
 package server
 
 import (
+	"context"
 	"log"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -24,6 +26,15 @@ type Options struct {
 	Store   *store.Store
 	Limiter *rate.Limiter  // requests per user or client address
 	Logins  *rate.Attempts // failed logins per email and client address
+	// Accounts backs off failed logins per email from any address; nil
+	// allows 10, then blocks for 1 s doubling up to a minute, and forgets
+	// after 15 minutes without a failure.
+	Accounts *rate.Backoff
+	// PasswordChecks is how many logins may compare a password hash at
+	// once; 0 is one per CPU. A login waits up to PasswordWait (0: 1 s)
+	// for a turn, then gets 429.
+	PasswordChecks int
+	PasswordWait   time.Duration
 	// Resends counts verification emails per user; nil allows 3 in 15
 	// minutes.
 	Resends *rate.Attempts
@@ -45,12 +56,17 @@ type Server struct {
 	store   *store.Store
 	limiter *rate.Limiter
 	logins  *rate.Attempts
-	resends *rate.Attempts
-	mailer  Mailer
-	mail    sync.WaitGroup // emails being sent
-	log     zerolog.Logger
-	baseURL string
-	proxies []*net.IPNet
+	// accounts, checks, checkWait and login: see Options and checkPassword.
+	accounts  *rate.Backoff
+	checks    chan struct{}
+	checkWait time.Duration
+	login     func(ctx context.Context, email, password string) (store.User, error)
+	resends   *rate.Attempts
+	mailer    Mailer
+	mail      sync.WaitGroup // emails being sent
+	log       zerolog.Logger
+	baseURL   string
+	proxies   []*net.IPNet
 }
 
 // New builds the server and its routes.
@@ -61,9 +77,24 @@ func New(o Options) *Server {
 		limiter: o.Limiter,
 		logins:  o.Logins,
 		resends: o.Resends,
-		mailer:  o.Mailer,
-		log:     o.Logger,
-		baseURL: o.BaseURL,
+
+		accounts:  o.Accounts,
+		checkWait: o.PasswordWait,
+		login:     o.Store.Login,
+		mailer:    o.Mailer,
+		log:       o.Logger,
+		baseURL:   o.BaseURL,
+	}
+	if s.accounts == nil {
+		s.accounts = rate.NewBackoff(10, time.Second, time.Minute, 15*time.Minute)
+	}
+	checks := o.PasswordChecks
+	if checks <= 0 {
+		checks = runtime.NumCPU()
+	}
+	s.checks = make(chan struct{}, checks)
+	if s.checkWait <= 0 {
+		s.checkWait = time.Second
 	}
 	if s.resends == nil {
 		s.resends = rate.NewAttempts(3, 15*time.Minute)
