@@ -47,6 +47,8 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		log.Info().Strs("migrations", applied).Str("db", cfg.DB).Msg("database migrated")
 	}
 
+	logFileLimit(cfg, log)
+
 	// Listen before creating the first user: if the address is taken, the
 	// credentials must not be made and lost.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -72,6 +74,9 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		BaseURL:        cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies,
 		CORSOrigins:    cfg.CORSOrigins,
+
+		MaxConns:        cfg.MaxConnections,
+		MaxConnsPerAddr: cfg.MaxConnectionsPerIP,
 	})
 	if cfg.PprofAddr != "" {
 		stopPprof, err := servePprof(cfg.PprofAddr, log)
@@ -83,12 +88,13 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	}
 	hs := srv.HTTPServer()
 	conns := trackConns(hs)
+	limited := srv.Listener(ln, !cfg.TLS())
 	errc := make(chan error, 1)
 	go func() {
 		if cfg.TLS() {
-			errc <- hs.ServeTLS(ln, cfg.TLSCertFile, cfg.TLSKeyFile)
+			errc <- hs.ServeTLS(limited, cfg.TLSCertFile, cfg.TLSKeyFile)
 		} else {
-			errc <- hs.Serve(server.JSONErrors(ln))
+			errc <- hs.Serve(server.JSONErrors(limited))
 		}
 	}()
 	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", cfg.DB).
@@ -117,6 +123,30 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	}
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// fdReserve is how many open files serve keeps for itself beside
+// connections: the database and its companions, the listeners, the log.
+const fdReserve = 64
+
+// logFileLimit raises the open file limit as far as the system allows and
+// says what it is, with a warning when the connection cap does not fit in
+// it: past the limit, accept fails with "too many open files" and
+// everyone waits, whatever the caps.
+func logFileLimit(cfg *config.Config, log zerolog.Logger) {
+	soft, hard, err := raiseFileLimit()
+	if errors.Is(err, errors.ErrUnsupported) {
+		return
+	}
+	if err != nil {
+		log.Warn().Err(err).Uint64("soft", soft).Uint64("hard", hard).Msg("could not raise the open file limit")
+	} else {
+		log.Info().Uint64("soft", soft).Uint64("hard", hard).Msg("open file limit")
+	}
+	if soft > 0 && (cfg.MaxConnections == 0 || uint64(cfg.MaxConnections)+fdReserve > soft) {
+		log.Warn().Int("max_connections", cfg.MaxConnections).Uint64("open_file_limit", soft).
+			Msgf("limits.max_connections does not fit the open file limit with %d to spare: lower it, or raise the limit (LimitNOFILE= in a systemd unit)", fdReserve)
+	}
 }
 
 // servePprof serves Go's profiler on its own listener, apart from the API:

@@ -23,7 +23,13 @@ type Config struct {
 
 	RatePerMinute  int
 	TrustedProxies []string
-	CORSOrigins    []string
+
+	// MaxConnections caps open connections overall, MaxConnectionsPerIP
+	// those from one client address (an IPv6 /64); 0 is no cap.
+	MaxConnections      int
+	MaxConnectionsPerIP int
+
+	CORSOrigins []string
 
 	LogLevel  string
 	LogFormat string
@@ -63,6 +69,8 @@ var keys = []key{
 	{"db", "kith.db", func(c *Config, v any) error { return asString(v, &c.DB) }},
 	{"base_url", "", func(c *Config, v any) error { return asString(v, &c.BaseURL) }},
 	{"rate.per_minute", 60, func(c *Config, v any) error { return asInt(v, &c.RatePerMinute) }},
+	{"limits.max_connections", 1024, func(c *Config, v any) error { return asInt(v, &c.MaxConnections) }},
+	{"limits.max_connections_per_ip", 64, func(c *Config, v any) error { return asInt(v, &c.MaxConnectionsPerIP) }},
 	{"trusted_proxies", []string{}, func(c *Config, v any) error { return asList(v, &c.TrustedProxies) }},
 	{"cors.allowed_origins", []string{"*"}, func(c *Config, v any) error { return asList(v, &c.CORSOrigins) }},
 	{"log.level", "info", func(c *Config, v any) error { return asString(v, &c.LogLevel) }},

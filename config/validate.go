@@ -25,6 +25,8 @@ func (c *Config) Validate() error {
 		{"db", func() error { return nonEmpty(c.DB) }},
 		{"base_url", c.validateBaseURL},
 		{"rate.per_minute", c.validateRate},
+		{"limits.max_connections", func() error { return notNegative(c.MaxConnections) }},
+		{"limits.max_connections_per_ip", func() error { return notNegative(c.MaxConnectionsPerIP) }},
 		{"trusted_proxies", c.validateProxies},
 		{"cors.allowed_origins", c.validateOrigins},
 		{"log.level", func() error { return oneOf(c.LogLevel, LogLevels) }},
@@ -92,6 +94,13 @@ func (c *Config) validateBaseURL() error {
 func (c *Config) validateRate() error {
 	if c.RatePerMinute < 0 {
 		return fmt.Errorf("must be 0 (off) or more, got %d", c.RatePerMinute)
+	}
+	return nil
+}
+
+func notNegative(n int) error {
+	if n < 0 {
+		return fmt.Errorf("must be 0 (no cap) or more, got %d", n)
 	}
 	return nil
 }

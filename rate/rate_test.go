@@ -104,3 +104,41 @@ func TestAttempts(t *testing.T) {
 		t.Errorf("blocked after Clear")
 	}
 }
+
+func TestBackoffDoublesToACeilingAndExpires(t *testing.T) {
+	clk := &fakeClock{time.Unix(1_800_000_000, 0)}
+	b := NewBackoff(3, time.Second, 8*time.Second, 15*time.Minute)
+	b.Now = clk.Now
+	for range 3 {
+		b.Fail("k")
+	}
+	if _, blocked := b.Blocked("k"); blocked {
+		t.Fatal("blocked within the free failures")
+	}
+	for i, want := range []time.Duration{1, 2, 4, 8, 8} {
+		b.Fail("k")
+		wait, blocked := b.Blocked("k")
+		if !blocked || wait != want*time.Second {
+			t.Fatalf("failure %d past the free ones: %v %v, want blocked for %v", i+1, wait, blocked, want*time.Second)
+		}
+		if _, blocked := b.Blocked("other"); blocked {
+			t.Fatal("another key is blocked")
+		}
+		clk.t = clk.t.Add(wait)
+		if _, blocked := b.Blocked("k"); blocked {
+			t.Fatalf("still blocked after %v", wait)
+		}
+	}
+	clk.t = clk.t.Add(15 * time.Minute)
+	b.Fail("k")
+	if _, blocked := b.Blocked("k"); blocked {
+		t.Error("the count was not forgotten after a quiet spell")
+	}
+	for range 5 {
+		b.Fail("k")
+	}
+	b.Clear("k")
+	if _, blocked := b.Blocked("k"); blocked || b.Len() != 0 {
+		t.Error("blocked after Clear")
+	}
+}

@@ -31,23 +31,36 @@ func (s *Server) handleLogin(c echo.Context) error {
 		return err
 	}
 
-	// Five failures for one email from one address block both for the rest
-	// of the minute, the right password included: guessing stays slow.
-	throttle := email + "|" + c.RealIP()
+	// Five failures for one email from one address (an IPv6 /64) block
+	// both for the rest of the minute, the right password included:
+	// guessing stays slow. Failures for one email from anywhere back off
+	// too (s.accounts), so that many addresses do not make many guessers.
+	throttle := email + "|" + clientKey(c.RealIP())
+	account := email
+	if wait, blocked := s.accounts.Blocked(account); blocked {
+		setRetryAfter(c, wait)
+		return errTooManyAttempts
+	}
 	if wait, blocked := s.logins.Blocked(throttle); blocked {
 		setRetryAfter(c, wait)
 		return errTooManyAttempts
 	}
 	ctx := c.Request().Context()
-	u, err := s.store.Login(ctx, email, password)
+	u, err := s.checkPassword(ctx, email, password)
+	if errors.Is(err, errChecksBusy) {
+		setRetryAfter(c, time.Second)
+		return errTooManyAttempts
+	}
 	if errors.Is(err, store.ErrInvalidCredentials) {
 		s.logins.Fail(throttle)
+		s.accounts.Fail(account)
 		return errInvalidCredentials
 	}
 	if err != nil {
 		return err
 	}
 	s.logins.Clear(throttle)
+	s.accounts.Clear(account)
 	if !u.Verified() {
 		return errUnverified
 	}
@@ -59,6 +72,28 @@ func (s *Server) handleLogin(c echo.Context) error {
 	body := loginBody{Message: "Authenticated", Status: http.StatusOK}
 	body.Data.Token = token
 	return c.JSON(http.StatusOK, body)
+}
+
+// errChecksBusy is checkPassword's answer when every slot stayed taken.
+var errChecksBusy = errors.New("server: every password check is busy")
+
+// checkPassword runs the store's login, which spends a bcrypt comparison
+// (tens of milliseconds of one core, unknown emails included), in one of
+// the few slots of s.checks. Logins beyond them wait up to s.checkWait,
+// then get errChecksBusy: a crowd of logins, honest or not, cannot take
+// every core from the requests of users who already hold a key.
+func (s *Server) checkPassword(ctx context.Context, email, password string) (store.User, error) {
+	wait := time.NewTimer(s.checkWait)
+	defer wait.Stop()
+	select {
+	case s.checks <- struct{}{}:
+	case <-wait.C:
+		return store.User{}, errChecksBusy
+	case <-ctx.Done():
+		return store.User{}, ctx.Err()
+	}
+	defer func() { <-s.checks }()
+	return s.login(ctx, email, password)
 }
 
 // handleLogout revokes the key that authenticated the request.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"strconv"
 	"strings"
@@ -243,7 +244,7 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 		if !s.limiter.Enabled() || c.Path() == "/api/health" {
 			return next(c)
 		}
-		key := "ip:" + c.RealIP()
+		key := "ip:" + clientKey(c.RealIP())
 		if sess, ok := session(c); ok {
 			key = "user:" + strconv.FormatInt(sess.UserID, 10)
 		}
@@ -262,4 +263,22 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 
 func setRetryAfter(c echo.Context, d time.Duration) {
 	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(d/time.Second)))
+}
+
+// clientKey is what every per-address limit counts a client address under:
+// an IPv4 address itself, an IPv6 address its /64. A /64 is the smallest
+// network a home or a hosted server is given, and its holder picks any of
+// its 2^64 addresses at will: counted one by one, they would be 2^64
+// clients.
+func clientKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.WithZone("").Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
