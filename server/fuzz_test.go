@@ -68,6 +68,7 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	_, key := e.user("ada@example.com")
 	e.person(key, "first_name=Jim&can_be_deleted=0")
 	e.task(key, "1", "name=Call")
+	e.lifeEvent(key, "1", "description=Wedding&happened_at=2020-06-01")
 	return &fuzzEnv{env: e, key: key}
 }
 
@@ -159,6 +160,16 @@ func FuzzTaskWrites(f *testing.F) {
 		{"name=Call&task_category_id=2&due_at=2026-03-20", `{"name":"Call","description":"x","is_completed":true}`},
 		{"due_at=1773532800", `{"name":"x","due_at":"2026-03-20T10:00:00+01:00","task_category_id":"99"}`},
 		{"name=&is_completed=2", `{"name":"x","task_category_id":-1,"due_at":"9999-99-99"}`},
+	})
+}
+
+func FuzzLifeEventWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/life-events"}, {"PUT", "/api/persons/1/life-events/1"}, {"DELETE", "/api/persons/1/life-events/2"},
+	}, [][2]string{
+		{"description=Wedding&happened_at=2020-06-01&should_be_reminded=1", `{"description":"Moved","happened_at":"2020-06-01T10:00:00+02:00","icon":"home"}`},
+		{"happened_at=-62135596801&comment=x", `{"description":"x","happened_at":1e400,"should_be_reminded":"maybe"}`},
+		{"description=&bg_color=" + strings.Repeat("c", 300), `{"description":null,"happened_at":[2020],"text_color":{"a":1}}`},
 	})
 }
 

@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -38,6 +38,14 @@ var isolationMatrix = map[string][]string{
 	"GET /api/administration/api/:id":                {"account", "user"},
 	"HEAD /api/administration/api/:id":               {"account", "user"},
 	"DELETE /api/administration/api/:id":             {"account", "user"},
+
+	"GET /api/persons/:person/life-events":           {"account"},
+	"HEAD /api/persons/:person/life-events":          {"account"},
+	"POST /api/persons/:person/life-events":          {"account"},
+	"GET /api/persons/:person/life-events/:event":    {"account", "person"},
+	"HEAD /api/persons/:person/life-events/:event":   {"account", "person"},
+	"PUT /api/persons/:person/life-events/:event":    {"account", "person"},
+	"DELETE /api/persons/:person/life-events/:event": {"account", "person"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -54,9 +62,11 @@ func TestIsolationMatrix(t *testing.T) {
 	task := e.task(adaKey, person, "name=Call&task_category_id=2")
 	category := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/task-categories?name=Mine&color=c", key: adaKey}).json(t)["data"].(map[string]any)["id"])
 	keyID := strings.Split(adaKey, "|")[0]
+	event := e.lifeEvent(adaKey, person, "description=Wedding&happened_at=2020-06-01")
 	// The intruders have rows of their own, with ids of their own.
 	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
+	e.lifeEvent(bob, e.person(bob, "first_name=Bob's"), "description=Bob's&happened_at=2020-06-01")
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -64,6 +74,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons", "/api/persons/" + person, "/api/persons/" + other,
 			"/api/persons/" + person + "/tasks", "/api/persons/" + other + "/tasks",
 			"/api/administration/task-categories", "/api/administration/api", "/api/me",
+			"/api/persons/" + person + "/life-events", "/api/persons/" + other + "/life-events",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -94,6 +105,7 @@ func TestIsolationMatrix(t *testing.T) {
 				key, personID = adaKey, other
 			}
 			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
+			path = strings.NewReplacer(":event", event).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

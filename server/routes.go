@@ -78,4 +78,10 @@ func (s *Server) routes(corsOrigins []string) {
 	e.POST("/api/administration/api", s.handleKeyCreate, auth)
 	get("/api/administration/api/:id", s.handleKeyShow, auth)
 	e.DELETE("/api/administration/api/:id", s.handleKeyDelete, auth)
+
+	get("/api/persons/:person/life-events", s.handleLifeEventList, auth)
+	e.POST("/api/persons/:person/life-events", s.handleLifeEventCreate, auth)
+	get("/api/persons/:person/life-events/:event", s.handleLifeEventShow, auth)
+	e.PUT("/api/persons/:person/life-events/:event", s.handleLifeEventUpdate, auth)
+	e.DELETE("/api/persons/:person/life-events/:event", s.handleLifeEventDelete, auth)
 }

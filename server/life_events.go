@@ -1,0 +1,146 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+type lifeEventJSON struct {
+	ID               int64   `json:"id"`
+	Object           string  `json:"object"`
+	Description      string  `json:"description"`
+	Comment          *string `json:"comment"`
+	Icon             *string `json:"icon"`
+	BgColor          *string `json:"bg_color"`
+	TextColor        *string `json:"text_color"`
+	HappenedAt       int64   `json:"happened_at"`
+	ShouldBeReminded bool    `json:"should_be_reminded"`
+	CreatedAt        int64   `json:"created_at"`
+	UpdatedAt        int64   `json:"updated_at"`
+}
+
+func lifeEventOut(ev *store.LifeEvent) lifeEventJSON {
+	return lifeEventJSON{
+		ID: ev.ID, Object: "life_event", Description: ev.Description, Comment: ev.Comment, Icon: ev.Icon,
+		BgColor: ev.BgColor, TextColor: ev.TextColor, HappenedAt: ev.HappenedAt,
+		ShouldBeReminded: ev.ShouldBeReminded, CreatedAt: ev.CreatedAt, UpdatedAt: ev.UpdatedAt,
+	}
+}
+
+func lifeEventResponse(c echo.Context, status int, ev store.LifeEvent) error {
+	return c.JSON(status, dataBody[lifeEventJSON]{lifeEventOut(&ev)})
+}
+
+// lifeEventIDs reads the person and event ids of a nested life event route.
+func lifeEventIDs(c echo.Context) (personID, eventID int64, err error) {
+	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
+		return 0, 0, err
+	}
+	eventID, err = pathID(c, "event", store.ErrLifeEventNotFound)
+	return personID, eventID, err
+}
+
+// lifeEventInput reads the fields of a life event, the same on create and
+// on update, which replaces: what is not sent is cleared.
+func lifeEventInput(p *params) store.LifeEventInput {
+	in := store.LifeEventInput{
+		Description: p.requiredText("description", 255),
+		Comment:     p.text("comment", 255),
+		Icon:        p.text("icon", 255),
+		BgColor:     p.text("bg_color", 255),
+		TextColor:   p.text("text_color", 255),
+	}
+	if at := p.timestamp("happened_at"); at != nil {
+		in.HappenedAt = *at
+	} else if !p.failed("happened_at") {
+		p.fail("happened_at", "The happened at field is required.")
+	}
+	if b := p.boolean("should_be_reminded"); b != nil {
+		in.ShouldBeReminded = *b
+	}
+	return in
+}
+
+func (s *Server) handleLifeEventList(c echo.Context) error {
+	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	events, err := s.store.LifeEvents(c.Request().Context(), account(c), personID)
+	if err != nil {
+		return err
+	}
+	out := make([]lifeEventJSON, len(events))
+	for i := range events {
+		out[i] = lifeEventOut(&events[i])
+	}
+	return c.JSON(http.StatusOK, dataBody[[]lifeEventJSON]{out})
+}
+
+func (s *Server) handleLifeEventShow(c echo.Context) error {
+	personID, eventID, err := lifeEventIDs(c)
+	if err != nil {
+		return err
+	}
+	ev, err := s.store.LifeEvent(c.Request().Context(), account(c), personID, eventID)
+	if err != nil {
+		return err
+	}
+	return lifeEventResponse(c, http.StatusOK, ev)
+}
+
+func (s *Server) handleLifeEventCreate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := lifeEventInput(p)
+	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+		return err
+	}
+	ev, err := s.store.CreateLifeEvent(ctx, acct, personID, in)
+	if err != nil {
+		return err
+	}
+	return lifeEventResponse(c, http.StatusCreated, ev)
+}
+
+func (s *Server) handleLifeEventUpdate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	personID, eventID, err := lifeEventIDs(c)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := lifeEventInput(p)
+	if err := validated(p, func() error { _, err := s.store.LifeEvent(ctx, acct, personID, eventID); return err }); err != nil {
+		return err
+	}
+	ev, err := s.store.UpdateLifeEvent(ctx, acct, personID, eventID, in)
+	if err != nil {
+		return err
+	}
+	return lifeEventResponse(c, http.StatusOK, ev)
+}
+
+func (s *Server) handleLifeEventDelete(c echo.Context) error {
+	personID, eventID, err := lifeEventIDs(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteLifeEvent(c.Request().Context(), account(c), personID, eventID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
