@@ -69,6 +69,7 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	e.person(key, "first_name=Jim&can_be_deleted=0")
 	e.task(key, "1", "name=Call")
 	e.lifeEvent(key, "1", "description=Wedding&happened_at=2020-06-01")
+	e.workEntry(key, "1", "job_title=Salesman&active=1")
 	return &fuzzEnv{env: e, key: key}
 }
 
@@ -170,6 +171,16 @@ func FuzzLifeEventWrites(f *testing.F) {
 		{"description=Wedding&happened_at=2020-06-01&should_be_reminded=1", `{"description":"Moved","happened_at":"2020-06-01T10:00:00+02:00","icon":"home"}`},
 		{"happened_at=-62135596801&comment=x", `{"description":"x","happened_at":1e400,"should_be_reminded":"maybe"}`},
 		{"description=&bg_color=" + strings.Repeat("c", 300), `{"description":null,"happened_at":[2020],"text_color":{"a":1}}`},
+	})
+}
+
+func FuzzWorkHistoryWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/work-history"}, {"PUT", "/api/persons/1/work-history/1"}, {"DELETE", "/api/persons/1/work-history/2"},
+	}, [][2]string{
+		{"job_title=Salesman&company_name=Dunder+Mifflin&active=1", `{"job_title":"Manager","estimated_salary":"$75,000","duration":"2 years","active":true}`},
+		{"active=maybe&duration=x", `{"job_title":7,"active":"0","company_name":null}`},
+		{"job_title=&estimated_salary=" + strings.Repeat("$", 300), `{"job_title":["x"],"active":{"a":1},"duration":1e400}`},
 	})
 }
 

@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -46,6 +46,14 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/life-events/:event":   {"account", "person"},
 	"PUT /api/persons/:person/life-events/:event":    {"account", "person"},
 	"DELETE /api/persons/:person/life-events/:event": {"account", "person"},
+
+	"GET /api/persons/:person/work-history":           {"account"},
+	"HEAD /api/persons/:person/work-history":          {"account"},
+	"POST /api/persons/:person/work-history":          {"account"},
+	"GET /api/persons/:person/work-history/:entry":    {"account", "person"},
+	"HEAD /api/persons/:person/work-history/:entry":   {"account", "person"},
+	"PUT /api/persons/:person/work-history/:entry":    {"account", "person"},
+	"DELETE /api/persons/:person/work-history/:entry": {"account", "person"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -63,10 +71,12 @@ func TestIsolationMatrix(t *testing.T) {
 	category := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/task-categories?name=Mine&color=c", key: adaKey}).json(t)["data"].(map[string]any)["id"])
 	keyID := strings.Split(adaKey, "|")[0]
 	event := e.lifeEvent(adaKey, person, "description=Wedding&happened_at=2020-06-01")
+	entry := e.workEntry(adaKey, person, "job_title=Salesman&active=1")
 	// The intruders have rows of their own, with ids of their own.
 	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
 	e.lifeEvent(bob, e.person(bob, "first_name=Bob's"), "description=Bob's&happened_at=2020-06-01")
+	e.workEntry(bob, e.person(bob, "first_name=Bob's"), "job_title=Bob's&active=1")
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -75,6 +85,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/tasks", "/api/persons/" + other + "/tasks",
 			"/api/administration/task-categories", "/api/administration/api", "/api/me",
 			"/api/persons/" + person + "/life-events", "/api/persons/" + other + "/life-events",
+			"/api/persons/" + person + "/work-history", "/api/persons/" + other + "/work-history",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -105,7 +116,7 @@ func TestIsolationMatrix(t *testing.T) {
 				key, personID = adaKey, other
 			}
 			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
-			path = strings.NewReplacer(":event", event).Replace(path)
+			path = strings.NewReplacer(":event", event, ":entry", entry).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -21,6 +21,7 @@ var notFoundMessages = []struct {
 	{store.ErrUserNotFound, "User not found."},
 	{store.ErrAccountNotFound, "Account not found."},
 	{store.ErrLifeEventNotFound, "Life event not found."},
+	{store.ErrWorkEntryNotFound, "Work history entry not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

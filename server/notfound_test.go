@@ -30,6 +30,7 @@ var storeNotFound = map[string]struct {
 	"ErrAccountNotFound":  {store.ErrAccountNotFound, "Account not found."},
 
 	"ErrLifeEventNotFound": {store.ErrLifeEventNotFound, "Life event not found."},
+	"ErrWorkEntryNotFound": {store.ErrWorkEntryNotFound, "Work history entry not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

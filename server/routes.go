@@ -84,4 +84,10 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/persons/:person/life-events/:event", s.handleLifeEventShow, auth)
 	e.PUT("/api/persons/:person/life-events/:event", s.handleLifeEventUpdate, auth)
 	e.DELETE("/api/persons/:person/life-events/:event", s.handleLifeEventDelete, auth)
+
+	get("/api/persons/:person/work-history", s.handleWorkHistoryList, auth)
+	e.POST("/api/persons/:person/work-history", s.handleWorkEntryCreate, auth)
+	get("/api/persons/:person/work-history/:entry", s.handleWorkEntryShow, auth)
+	e.PUT("/api/persons/:person/work-history/:entry", s.handleWorkEntryUpdate, auth)
+	e.DELETE("/api/persons/:person/work-history/:entry", s.handleWorkEntryDelete, auth)
 }
