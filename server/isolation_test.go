@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&position=1"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -38,6 +38,10 @@ var isolationMatrix = map[string][]string{
 	"GET /api/administration/api/:id":                {"account", "user"},
 	"HEAD /api/administration/api/:id":               {"account", "user"},
 	"DELETE /api/administration/api/:id":             {"account", "user"},
+	"GET /api/administration/genders/:gender":        {"account"},
+	"HEAD /api/administration/genders/:gender":       {"account"},
+	"PUT /api/administration/genders/:gender":        {"account"},
+	"DELETE /api/administration/genders/:gender":     {"account"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -54,6 +58,7 @@ func TestIsolationMatrix(t *testing.T) {
 	task := e.task(adaKey, person, "name=Call&task_category_id=2")
 	category := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/task-categories?name=Mine&color=c", key: adaKey}).json(t)["data"].(map[string]any)["id"])
 	keyID := strings.Split(adaKey, "|")[0]
+	gender := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/genders?name=Mine", key: adaKey}).json(t)["data"].(map[string]any)["id"])
 	// The intruders have rows of their own, with ids of their own.
 	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
@@ -64,6 +69,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons", "/api/persons/" + person, "/api/persons/" + other,
 			"/api/persons/" + person + "/tasks", "/api/persons/" + other + "/tasks",
 			"/api/administration/task-categories", "/api/administration/api", "/api/me",
+			"/api/administration/genders",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -93,7 +99,7 @@ func TestIsolationMatrix(t *testing.T) {
 			case "person":
 				key, personID = adaKey, other
 			}
-			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
+			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID, ":gender", gender).Replace(rt.Path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
@@ -128,8 +134,13 @@ func TestIsolationMatrix(t *testing.T) {
 	if keys := e.do(req{method: "GET", path: "/api/administration/api", key: teammate}).body; strings.Contains(keys, `"id":"`+keyID+`"`) || !strings.Contains(keys, "Grace's") {
 		t.Errorf("a teammate sees Ada's keys: %s", keys)
 	}
+	// A person cannot be given another account's gender either.
+	r := e.do(req{method: "POST", path: "/api/persons?first_name=B&gender_id=" + gender, key: bob})
+	if r.code != 422 {
+		t.Errorf("Bob used Ada's gender: %d", r.code)
+	}
 	// A task cannot be given another account's category either.
-	r := e.do(req{method: "POST", path: "/api/persons/" + e.person(bob, "first_name=B") + "/tasks?name=x&task_category_id=" + category, key: bob})
+	r = e.do(req{method: "POST", path: "/api/persons/" + e.person(bob, "first_name=B") + "/tasks?name=x&task_category_id=" + category, key: bob})
 	if r.code != 422 {
 		t.Errorf("Bob used Ada's category: %d", r.code)
 	}

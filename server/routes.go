@@ -78,4 +78,10 @@ func (s *Server) routes(corsOrigins []string) {
 	e.POST("/api/administration/api", s.handleKeyCreate, auth)
 	get("/api/administration/api/:id", s.handleKeyShow, auth)
 	e.DELETE("/api/administration/api/:id", s.handleKeyDelete, auth)
+
+	get("/api/administration/genders", s.handleGenderList, auth)
+	e.POST("/api/administration/genders", s.handleGenderCreate, auth)
+	get("/api/administration/genders/:gender", s.handleGenderShow, auth)
+	e.PUT("/api/administration/genders/:gender", s.handleGenderUpdate, auth)
+	e.DELETE("/api/administration/genders/:gender", s.handleGenderDelete, auth)
 }
