@@ -41,6 +41,14 @@ func TestGenders(t *testing.T) {
 			t.Errorf("genders %q, want %q", got, want)
 		}
 	})
+	t.Run("a user joining an account adds no genders to it", func(t *testing.T) {
+		if _, err := s.CreateUser(t.Context(), store.NewUser{FirstName: "B", LastName: "L", Email: "joiner@example.com", Password: testPassword, AccountID: me.AccountID}); err != nil {
+			t.Fatal(err)
+		}
+		if got := genderNames(t, s, me.AccountID); !reflect.DeepEqual(got, []string{"Man", "Woman", "Other"}) {
+			t.Errorf("genders %q", got)
+		}
+	})
 	advance(s, time.Hour)
 	added, err := s.CreateGender(t.Context(), me.AccountID, "Nonbinary")
 	if err != nil {
