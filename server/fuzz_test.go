@@ -151,6 +151,7 @@ func FuzzPersonWrites(f *testing.F) {
 		{"age_type=bracket&age_bracket=20-29", `{"height":180,"weight":"80","hair_color":"brown","build":7}`},
 		{"first_name=" + strings.Repeat("x", 300), `{"first_name":["x"],"can_be_deleted":"maybe"}`},
 		{"", `{"first_name":null,"middle_name":{"a":1},"nickname":1e400}`},
+		{"first_name=Pam&gender_id=2&marital_status=couple", `{"first_name":"Pam","gender_id":"-1","kids_status":"has_kids"}`},
 	})
 }
 
@@ -250,5 +251,14 @@ func FuzzParams(f *testing.F) {
 		}
 		e.srv.handleError(err, c)
 		checkAnswer(t, "params", resp{code: rec.Code, body: rec.Body.String()})
+	})
+}
+
+func FuzzGenderWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/administration/genders"}, {"PUT", "/api/administration/genders/1"},
+	}, [][2]string{
+		{"name=Nonbinary&position=4", `{"name":"Nonbinary","position":"-7"}`},
+		{"name=" + strings.Repeat("é", 256) + "&position=99999999999999999999", `{"name":true,"position":1.5}`},
 	})
 }

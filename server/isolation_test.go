@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -54,6 +54,10 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/work-history/:entry":   {"account", "person"},
 	"PUT /api/persons/:person/work-history/:entry":    {"account", "person"},
 	"DELETE /api/persons/:person/work-history/:entry": {"account", "person"},
+	"GET /api/administration/genders/:gender":         {"account"},
+	"HEAD /api/administration/genders/:gender":        {"account"},
+	"PUT /api/administration/genders/:gender":         {"account"},
+	"DELETE /api/administration/genders/:gender":      {"account"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -72,6 +76,7 @@ func TestIsolationMatrix(t *testing.T) {
 	keyID := strings.Split(adaKey, "|")[0]
 	event := e.lifeEvent(adaKey, person, "description=Wedding&happened_at=2020-06-01")
 	entry := e.workEntry(adaKey, person, "job_title=Salesman&active=1")
+	gender := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/genders?name=Mine", key: adaKey}).json(t)["data"].(map[string]any)["id"])
 	// The intruders have rows of their own, with ids of their own.
 	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
@@ -86,6 +91,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/administration/task-categories", "/api/administration/api", "/api/me",
 			"/api/persons/" + person + "/life-events", "/api/persons/" + other + "/life-events",
 			"/api/persons/" + person + "/work-history", "/api/persons/" + other + "/work-history",
+			"/api/administration/genders",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -115,7 +121,7 @@ func TestIsolationMatrix(t *testing.T) {
 			case "person":
 				key, personID = adaKey, other
 			}
-			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
+			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID, ":gender", gender).Replace(rt.Path)
 			path = strings.NewReplacer(":event", event, ":entry", entry).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
@@ -151,8 +157,13 @@ func TestIsolationMatrix(t *testing.T) {
 	if keys := e.do(req{method: "GET", path: "/api/administration/api", key: teammate}).body; strings.Contains(keys, `"id":"`+keyID+`"`) || !strings.Contains(keys, "Grace's") {
 		t.Errorf("a teammate sees Ada's keys: %s", keys)
 	}
+	// A person cannot be given another account's gender either.
+	r := e.do(req{method: "POST", path: "/api/persons?first_name=B&gender_id=" + gender, key: bob})
+	if r.code != 422 {
+		t.Errorf("Bob used Ada's gender: %d", r.code)
+	}
 	// A task cannot be given another account's category either.
-	r := e.do(req{method: "POST", path: "/api/persons/" + e.person(bob, "first_name=B") + "/tasks?name=x&task_category_id=" + category, key: bob})
+	r = e.do(req{method: "POST", path: "/api/persons/" + e.person(bob, "first_name=B") + "/tasks?name=x&task_category_id=" + category, key: bob})
 	if r.code != 422 {
 		t.Errorf("Bob used Ada's category: %d", r.code)
 	}

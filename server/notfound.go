@@ -22,6 +22,7 @@ var notFoundMessages = []struct {
 	{store.ErrAccountNotFound, "Account not found."},
 	{store.ErrLifeEventNotFound, "Life event not found."},
 	{store.ErrWorkEntryNotFound, "Work history entry not found."},
+	{store.ErrGenderNotFound, "Gender not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

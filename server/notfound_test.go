@@ -31,6 +31,7 @@ var storeNotFound = map[string]struct {
 
 	"ErrLifeEventNotFound": {store.ErrLifeEventNotFound, "Life event not found."},
 	"ErrWorkEntryNotFound": {store.ErrWorkEntryNotFound, "Work history entry not found."},
+	"ErrGenderNotFound":    {store.ErrGenderNotFound, "Gender not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -29,11 +29,21 @@ type personJSON struct {
 	Suffix             *string            `json:"suffix"`
 	Age                map[string]any     `json:"age"`
 	HowWeMet           *string            `json:"how_we_met"`
+	Gender             *personGenderJSON  `json:"gender"`
+	MaritalStatus      string             `json:"marital_status"`
+	KidsStatus         string             `json:"kids_status"`
 	CanBeDeleted       bool               `json:"can_be_deleted"`
 	IsListed           bool               `json:"is_listed"`
 	PhysicalAppearance map[string]*string `json:"physical_appearance"`
 	CreatedAt          int64              `json:"created_at"`
 	UpdatedAt          int64              `json:"updated_at"`
+}
+
+// personGenderJSON has the fields of store.GenderRef in its order, so that
+// a person's gender converts to it without a copy.
+type personGenderJSON struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
 }
 
 // personOut shapes a person; today is the requesting user's date, which
@@ -48,7 +58,8 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 		FirstName: p.FirstName, LastName: p.LastName, MiddleName: p.MiddleName, Nickname: p.Nickname,
 		MaidenName: p.MaidenName, Prefix: p.Prefix, Suffix: p.Suffix,
 		Age:      ageOut(p.Age, today, loc),
-		HowWeMet: p.HowWeMet, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
+		HowWeMet: p.HowWeMet, Gender: (*personGenderJSON)(p.Gender),
+		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
 		PhysicalAppearance: look, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 }
@@ -70,8 +81,12 @@ func personInput(p *params) store.PersonInput {
 		HowWeMet:      p.longText("how_we_met", 255),
 		MaritalStatus: p.oneOf("marital_status", maritalStatuses, "unknown"),
 		KidsStatus:    p.oneOf("kids_status", kidsStatuses, "unknown"),
+		GenderID:      p.integer("gender_id"),
 		CanBeDeleted:  true,
 		IsListed:      true,
+	}
+	if in.GenderID != nil && *in.GenderID <= 0 {
+		p.fail("gender_id", msgUnknownGender)
 	}
 	if b := p.boolean("can_be_deleted"); b != nil {
 		in.CanBeDeleted = *b
@@ -126,7 +141,7 @@ func (s *Server) handlePersonCreate(c echo.Context) error {
 	}
 	per, err := s.store.CreatePerson(c.Request().Context(), account(c), in)
 	if err != nil {
-		return err
+		return personError(err)
 	}
 	return s.personResponse(c, http.StatusCreated, per)
 }
@@ -149,7 +164,7 @@ func (s *Server) handlePersonUpdate(c echo.Context) error {
 	}
 	per, err := s.store.UpdatePerson(ctx, acct, id, in)
 	if err != nil {
-		return err
+		return personError(err)
 	}
 	return s.personResponse(c, http.StatusOK, per)
 }

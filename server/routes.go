@@ -90,4 +90,10 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/persons/:person/work-history/:entry", s.handleWorkEntryShow, auth)
 	e.PUT("/api/persons/:person/work-history/:entry", s.handleWorkEntryUpdate, auth)
 	e.DELETE("/api/persons/:person/work-history/:entry", s.handleWorkEntryDelete, auth)
+
+	get("/api/administration/genders", s.handleGenderList, auth)
+	e.POST("/api/administration/genders", s.handleGenderCreate, auth)
+	get("/api/administration/genders/:gender", s.handleGenderShow, auth)
+	e.PUT("/api/administration/genders/:gender", s.handleGenderUpdate, auth)
+	e.DELETE("/api/administration/genders/:gender", s.handleGenderDelete, auth)
 }

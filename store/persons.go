@@ -31,10 +31,17 @@ type Person struct {
 	FirstName                                                            string
 	LastName, MiddleName, Nickname, MaidenName, Prefix, Suffix, HowWeMet *string
 	MaritalStatus, KidsStatus                                            string
+	Gender                                                               *GenderRef // nil when the person has none
 	CanBeDeleted, IsListed                                               bool
 	Age                                                                  Age
 	Appearance                                                           []*string // by AppearanceFields
 	CreatedAt, UpdatedAt                                                 int64
+}
+
+// GenderRef is the part of a gender that a person shows.
+type GenderRef struct {
+	ID   int64
+	Name string
 }
 
 // Age is what is known of a person's age: one of three kinds, by Type.
@@ -53,6 +60,7 @@ type PersonInput struct {
 	FirstName                                                            string
 	LastName, MiddleName, Nickname, MaidenName, Prefix, Suffix, HowWeMet *string
 	MaritalStatus, KidsStatus                                            string
+	GenderID                                                             *int64 // nil for none
 	CanBeDeleted, IsListed                                               bool
 }
 
@@ -67,7 +75,8 @@ func FullName(first string, last *string) string {
 var personColumns = `id, account_id, first_name, last_name, middle_name, nickname, maiden_name, prefix, suffix,
 	how_we_met, marital_status, kids_status, can_be_deleted, is_listed,
 	age_type, age_year, age_month, age_day, estimated_age, estimated_at, age_bracket, yearly_reminder,
-	` + strings.Join(AppearanceFields, ", ") + `, created_at, updated_at`
+	` + strings.Join(AppearanceFields, ", ") + `, created_at, updated_at,
+	gender_id, (SELECT g.name FROM genders g WHERE g.id = persons.gender_id)`
 
 func scanPerson(sc scanner, p *Person) error {
 	p.Appearance = make([]*string, len(AppearanceFields))
@@ -78,7 +87,15 @@ func scanPerson(sc scanner, p *Person) error {
 	for i := range p.Appearance {
 		dest = append(dest, &p.Appearance[i])
 	}
-	return sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt)...)
+	var genderID sql.NullInt64
+	var genderName sql.NullString
+	if err := sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt, &genderID, &genderName)...); err != nil {
+		return err
+	}
+	if genderID.Valid {
+		p.Gender = &GenderRef{ID: genderID.Int64, Name: genderName.String}
+	}
+	return nil
 }
 
 // Persons returns one page of the account's persons by id, and how many
@@ -130,18 +147,22 @@ func getPerson(ctx context.Context, q queryer, accountID, id int64) (Person, err
 	return p, nil
 }
 
-// CreatePerson adds a person to the account.
+// CreatePerson adds a person to the account. A GenderID that is not a
+// gender of the account is ErrUnknownGender.
 func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInput) (Person, error) {
 	var p Person
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		if err := checkGender(ctx, tx, accountID, in.GenderID); err != nil {
+			return err
+		}
 		now := s.now()
 		err := scanPerson(tx.QueryRowContext(ctx, `
 			INSERT INTO persons (account_id, first_name, last_name, middle_name, nickname, maiden_name, prefix, suffix,
-				how_we_met, marital_status, kids_status, can_be_deleted, is_listed, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				how_we_met, marital_status, kids_status, gender_id, can_be_deleted, is_listed, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING `+personColumns,
 			accountID, in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
-			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.CanBeDeleted, in.IsListed, now, now), &p)
+			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.GenderID, in.CanBeDeleted, in.IsListed, now, now), &p)
 		if isForeignKeyViolation(err) {
 			return ErrAccountNotFound
 		}
@@ -153,14 +174,29 @@ func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInpu
 	return p, err
 }
 
-// UpdatePerson replaces the person's names, statuses and flags; age and
-// appearance have their own methods.
+// UpdatePerson replaces the person's names, statuses, gender and flags;
+// age and appearance have their own methods. A missing person is reported
+// before a GenderID that is not a gender of the account (ErrUnknownGender).
 func (s *Store) UpdatePerson(ctx context.Context, accountID, id int64, in PersonInput) (Person, error) {
-	return s.updatePerson(ctx, accountID, id, `first_name = ?, last_name = ?, middle_name = ?, nickname = ?,
+	var p Person
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		if in.GenderID != nil {
+			if err := checkPerson(ctx, tx, accountID, id); err != nil {
+				return err
+			}
+			if err := checkGender(ctx, tx, accountID, in.GenderID); err != nil {
+				return err
+			}
+		}
+		var err error
+		p, err = s.updatePersonTx(ctx, tx, accountID, id, `first_name = ?, last_name = ?, middle_name = ?, nickname = ?,
 		maiden_name = ?, prefix = ?, suffix = ?, how_we_met = ?, marital_status = ?, kids_status = ?,
-		can_be_deleted = ?, is_listed = ?`,
-		in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
-		in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.CanBeDeleted, in.IsListed)
+		gender_id = ?, can_be_deleted = ?, is_listed = ?`,
+			in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
+			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.GenderID, in.CanBeDeleted, in.IsListed)
+		return err
+	})
+	return p, err
 }
 
 // UpdateAppearance sets the appearance fields in changes (by name, from
@@ -201,19 +237,27 @@ func (s *Store) SetAge(ctx context.Context, accountID, id int64, a Age) (Person,
 // person of the account and returns it.
 func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets string, args ...any) (Person, error) {
 	var p Person
-	args = append(args, s.now(), id, accountID)
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		err := scanPerson(tx.QueryRowContext(ctx, `UPDATE persons SET `+sets+`, updated_at = ?
-			WHERE id = ? AND account_id = ? RETURNING `+personColumns, args...), &p)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrPersonNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("store: update person: %w", err)
-		}
-		return nil
+		var err error
+		p, err = s.updatePersonTx(ctx, tx, accountID, id, sets, args...)
+		return err
 	})
 	return p, err
+}
+
+// updatePersonTx is updatePerson inside the caller's transaction.
+func (s *Store) updatePersonTx(ctx context.Context, tx *txn, accountID, id int64, sets string, args ...any) (Person, error) {
+	var p Person
+	args = append(args, s.now(), id, accountID)
+	err := scanPerson(tx.QueryRowContext(ctx, `UPDATE persons SET `+sets+`, updated_at = ?
+		WHERE id = ? AND account_id = ? RETURNING `+personColumns, args...), &p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Person{}, ErrPersonNotFound
+	}
+	if err != nil {
+		return Person{}, fmt.Errorf("store: update person: %w", err)
+	}
+	return p, nil
 }
 
 // DeletePerson deletes the person and, by cascade, its tasks, unless its

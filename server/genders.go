@@ -1,0 +1,130 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+// msgUnknownGender answers a person's gender_id that names no gender of
+// the account.
+const msgUnknownGender = "The selected gender id is invalid."
+
+// personError turns an unknown gender into the 422 a client can act on.
+func personError(err error) error {
+	if errors.Is(err, store.ErrUnknownGender) {
+		return invalid("gender_id", msgUnknownGender)
+	}
+	return err
+}
+
+type genderAttributes struct {
+	Name      string `json:"name"`
+	Position  int64  `json:"position"`
+	CreatedAt int64  `json:"created_at"`
+	UpdatedAt *int64 `json:"updated_at"`
+}
+
+type genderResource struct {
+	Type       string           `json:"type"`
+	ID         string           `json:"id"`
+	Attributes genderAttributes `json:"attributes"`
+	Links      links            `json:"links"`
+}
+
+func (s *Server) genderJSON(c echo.Context, g store.Gender) genderResource {
+	id := strconv.FormatInt(g.ID, 10)
+	return genderResource{
+		Type: "gender",
+		ID:   id,
+		Attributes: genderAttributes{
+			Name: g.Name, Position: g.Position, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
+		},
+		Links: links{s.base(c) + "/api/administration/genders/" + id},
+	}
+}
+
+func (s *Server) handleGenderList(c echo.Context) error {
+	genders, err := s.store.Genders(c.Request().Context(), account(c))
+	if err != nil {
+		return err
+	}
+	out := make([]genderResource, len(genders))
+	for i, g := range genders {
+		out[i] = s.genderJSON(c, g)
+	}
+	return c.JSON(http.StatusOK, dataBody[[]genderResource]{out})
+}
+
+func (s *Server) handleGenderShow(c echo.Context) error {
+	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	if err != nil {
+		return err
+	}
+	g, err := s.store.Gender(c.Request().Context(), account(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[genderResource]{s.genderJSON(c, g)})
+}
+
+// handleGenderCreate adds a gender after the account's others; a position
+// sent is ignored, as the reference system does.
+func (s *Server) handleGenderCreate(c echo.Context) error {
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	name := p.requiredText("name", 255)
+	if err := p.err(); err != nil {
+		return err
+	}
+	g, err := s.store.CreateGender(c.Request().Context(), account(c), name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, dataBody[genderResource]{s.genderJSON(c, g)})
+}
+
+// handleGenderUpdate renames the gender and sets its position, which any
+// integer may be; the other genders keep theirs.
+func (s *Server) handleGenderUpdate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	name := p.requiredText("name", 255)
+	position := p.integer("position")
+	if position == nil && !p.failed("position") {
+		p.fail("position", "The position field is required.")
+	}
+	if err := validated(p, func() error { _, err := s.store.Gender(ctx, acct, id); return err }); err != nil {
+		return err
+	}
+	g, err := s.store.UpdateGender(ctx, acct, id, name, *position)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[genderResource]{s.genderJSON(c, g)})
+}
+
+// handleGenderDelete deletes a gender; its persons stay, without one.
+func (s *Server) handleGenderDelete(c echo.Context) error {
+	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteGender(c.Request().Context(), account(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
