@@ -68,6 +68,7 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	_, key := e.user("ada@example.com")
 	e.person(key, "first_name=Jim&can_be_deleted=0")
 	e.task(key, "1", "name=Call")
+	e.note(key, "1", "Likes tea")
 	return &fuzzEnv{env: e, key: key}
 }
 
@@ -228,5 +229,15 @@ func FuzzParams(f *testing.F) {
 		}
 		e.srv.handleError(err, c)
 		checkAnswer(t, "params", resp{code: rec.Code, body: rec.Body.String()})
+	})
+}
+
+func FuzzNoteWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/notes"}, {"PUT", "/api/persons/1/notes/1"}, {"GET", "/api/persons/1/notes"},
+	}, [][2]string{
+		{"content=Likes+tea", `{"content":"Likes\ncoffee\r\n\ttoo"}`},
+		{"content=&page=0&per_page=101", `{"content":["x"],"page":"2","per_page":1}`},
+		{"content=" + strings.Repeat("x", 20001), `{"content":"\u0000","page":-1}`},
 	})
 }

@@ -38,6 +38,13 @@ var isolationMatrix = map[string][]string{
 	"GET /api/administration/api/:id":                {"account", "user"},
 	"HEAD /api/administration/api/:id":               {"account", "user"},
 	"DELETE /api/administration/api/:id":             {"account", "user"},
+	"GET /api/persons/:person/notes":                 {"account"},
+	"HEAD /api/persons/:person/notes":                {"account"},
+	"POST /api/persons/:person/notes":                {"account"},
+	"GET /api/persons/:person/notes/:note":           {"account", "person"},
+	"HEAD /api/persons/:person/notes/:note":          {"account", "person"},
+	"PUT /api/persons/:person/notes/:note":           {"account", "person"},
+	"DELETE /api/persons/:person/notes/:note":        {"account", "person"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -57,6 +64,8 @@ func TestIsolationMatrix(t *testing.T) {
 	// The intruders have rows of their own, with ids of their own.
 	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
+	note := e.note(adaKey, person, "Likes tea")
+	e.note(bob, e.person(bob, "first_name=Bob2"), "Bob's")
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -64,6 +73,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons", "/api/persons/" + person, "/api/persons/" + other,
 			"/api/persons/" + person + "/tasks", "/api/persons/" + other + "/tasks",
 			"/api/administration/task-categories", "/api/administration/api", "/api/me",
+			"/api/persons/" + person + "/notes", "/api/persons/" + other + "/notes",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -94,6 +104,7 @@ func TestIsolationMatrix(t *testing.T) {
 				key, personID = adaKey, other
 			}
 			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
+			path = strings.NewReplacer(":note", note).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -97,6 +98,7 @@ func TestOpenAPICoversTheRouter(t *testing.T) {
 		for _, p := range []string{"person", "task", "id"} {
 			path = strings.ReplaceAll(path, ":"+p, "{"+p+"}")
 		}
+		path = pathParam.ReplaceAllString(path, "{$1}") // the ids of the newer routes
 		served[rt.Method+" "+path] = true
 	}
 	var missing, extra []string
@@ -131,3 +133,6 @@ func TestOpenAPIServed(t *testing.T) {
 		t.Error("the served document lacks a path")
 	}
 }
+
+// pathParam is an echo path parameter, which OpenAPI writes in braces.
+var pathParam = regexp.MustCompile(`:(\w+)`)

@@ -68,6 +68,12 @@ func (s *Server) routes(corsOrigins []string) {
 	e.DELETE("/api/persons/:person/tasks/:task", s.handleTaskDelete, auth)
 	e.PUT("/api/tasks/:task/toggle", s.handleTaskToggle, auth)
 
+	get("/api/persons/:person/notes", s.handleNoteList, auth)
+	e.POST("/api/persons/:person/notes", s.handleNoteCreate, auth)
+	get("/api/persons/:person/notes/:note", s.handleNoteShow, auth)
+	e.PUT("/api/persons/:person/notes/:note", s.handleNoteUpdate, auth)
+	e.DELETE("/api/persons/:person/notes/:note", s.handleNoteDelete, auth)
+
 	get("/api/administration/task-categories", s.handleCategoryList, auth)
 	e.POST("/api/administration/task-categories", s.handleCategoryCreate, auth)
 	get("/api/administration/task-categories/:id", s.handleCategoryShow, auth)
