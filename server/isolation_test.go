@@ -45,6 +45,13 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/notes/:note":          {"account", "person"},
 	"PUT /api/persons/:person/notes/:note":           {"account", "person"},
 	"DELETE /api/persons/:person/notes/:note":        {"account", "person"},
+	"GET /api/persons/:person/gifts":                 {"account"},
+	"HEAD /api/persons/:person/gifts":                {"account"},
+	"POST /api/persons/:person/gifts":                {"account"},
+	"GET /api/persons/:person/gifts/:gift":           {"account", "person"},
+	"HEAD /api/persons/:person/gifts/:gift":          {"account", "person"},
+	"PUT /api/persons/:person/gifts/:gift":           {"account", "person"},
+	"DELETE /api/persons/:person/gifts/:gift":        {"account", "person"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -66,6 +73,8 @@ func TestIsolationMatrix(t *testing.T) {
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
 	note := e.note(adaKey, person, "Likes tea")
 	e.note(bob, e.person(bob, "first_name=Bob2"), "Bob's")
+	gift := e.gift(adaKey, person, "name=Teapot&status=idea")
+	e.gift(bob, e.person(bob, "first_name=Bob3"), "name=Bob's&status=idea")
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -74,6 +83,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/tasks", "/api/persons/" + other + "/tasks",
 			"/api/administration/task-categories", "/api/administration/api", "/api/me",
 			"/api/persons/" + person + "/notes", "/api/persons/" + other + "/notes",
+			"/api/persons/" + person + "/gifts", "/api/persons/" + other + "/gifts",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -105,6 +115,7 @@ func TestIsolationMatrix(t *testing.T) {
 			}
 			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID).Replace(rt.Path)
 			path = strings.NewReplacer(":note", note).Replace(path)
+			path = strings.NewReplacer(":gift", gift).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -21,6 +21,7 @@ var notFoundMessages = []struct {
 	{store.ErrUserNotFound, "User not found."},
 	{store.ErrAccountNotFound, "Account not found."},
 	{store.ErrNoteNotFound, "Note not found."},
+	{store.ErrGiftNotFound, "Gift not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of
