@@ -70,6 +70,8 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	e.task(key, "1", "name=Call")
 	e.lifeEvent(key, "1", "description=Wedding&happened_at=2020-06-01")
 	e.workEntry(key, "1", "job_title=Salesman&active=1")
+	e.note(key, "1", "Likes tea")
+	e.gift(key, "1", "name=Teapot&status=idea")
 	return &fuzzEnv{env: e, key: key}
 }
 
@@ -260,5 +262,25 @@ func FuzzGenderWrites(f *testing.F) {
 	}, [][2]string{
 		{"name=Nonbinary&position=4", `{"name":"Nonbinary","position":"-7"}`},
 		{"name=" + strings.Repeat("é", 256) + "&position=99999999999999999999", `{"name":true,"position":1.5}`},
+	})
+}
+
+func FuzzNoteWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/notes"}, {"PUT", "/api/persons/1/notes/1"}, {"GET", "/api/persons/1/notes"},
+	}, [][2]string{
+		{"content=Likes+tea", `{"content":"Likes\ncoffee\r\n\ttoo"}`},
+		{"content=&page=0&per_page=101", `{"content":["x"],"page":"2","per_page":1}`},
+		{"content=" + strings.Repeat("x", 20001), `{"content":"\u0000","page":-1}`},
+	})
+}
+
+func FuzzGiftWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/gifts"}, {"PUT", "/api/persons/1/gifts/1"},
+	}, [][2]string{
+		{"name=Teapot&status=given&occasion=Birthday&url=https://example.com&date=2026-12-01", `{"name":"Mug","status":"received","date":1796083200}`},
+		{"name=x&status=Idea&url=example.com&date=2026-02-30", `{"name":"x","status":["idea"],"url":"https:///x","date":"9999-99-99"}`},
+		{"status=&url=http://[::1", `{"name":null,"status":"idea","occasion":7,"url":"http://exa mple.com","date":true}`},
 	})
 }

@@ -58,6 +58,20 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/administration/genders/:gender":        {"account"},
 	"PUT /api/administration/genders/:gender":         {"account"},
 	"DELETE /api/administration/genders/:gender":      {"account"},
+	"GET /api/persons/:person/notes":                  {"account"},
+	"HEAD /api/persons/:person/notes":                 {"account"},
+	"POST /api/persons/:person/notes":                 {"account"},
+	"GET /api/persons/:person/notes/:note":            {"account", "person"},
+	"HEAD /api/persons/:person/notes/:note":           {"account", "person"},
+	"PUT /api/persons/:person/notes/:note":            {"account", "person"},
+	"DELETE /api/persons/:person/notes/:note":         {"account", "person"},
+	"GET /api/persons/:person/gifts":                  {"account"},
+	"HEAD /api/persons/:person/gifts":                 {"account"},
+	"POST /api/persons/:person/gifts":                 {"account"},
+	"GET /api/persons/:person/gifts/:gift":            {"account", "person"},
+	"HEAD /api/persons/:person/gifts/:gift":           {"account", "person"},
+	"PUT /api/persons/:person/gifts/:gift":            {"account", "person"},
+	"DELETE /api/persons/:person/gifts/:gift":         {"account", "person"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -82,6 +96,10 @@ func TestIsolationMatrix(t *testing.T) {
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
 	e.lifeEvent(bob, e.person(bob, "first_name=Bob's"), "description=Bob's&happened_at=2020-06-01")
 	e.workEntry(bob, e.person(bob, "first_name=Bob's"), "job_title=Bob's&active=1")
+	note := e.note(adaKey, person, "Likes tea")
+	e.note(bob, e.person(bob, "first_name=Bob2"), "Bob's")
+	gift := e.gift(adaKey, person, "name=Teapot&status=idea")
+	e.gift(bob, e.person(bob, "first_name=Bob3"), "name=Bob's&status=idea")
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -92,6 +110,8 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/life-events", "/api/persons/" + other + "/life-events",
 			"/api/persons/" + person + "/work-history", "/api/persons/" + other + "/work-history",
 			"/api/administration/genders",
+			"/api/persons/" + person + "/notes", "/api/persons/" + other + "/notes",
+			"/api/persons/" + person + "/gifts", "/api/persons/" + other + "/gifts",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -123,6 +143,8 @@ func TestIsolationMatrix(t *testing.T) {
 			}
 			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID, ":gender", gender).Replace(rt.Path)
 			path = strings.NewReplacer(":event", event, ":entry", entry).Replace(path)
+			path = strings.NewReplacer(":note", note).Replace(path)
+			path = strings.NewReplacer(":gift", gift).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

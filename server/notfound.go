@@ -23,6 +23,8 @@ var notFoundMessages = []struct {
 	{store.ErrLifeEventNotFound, "Life event not found."},
 	{store.ErrWorkEntryNotFound, "Work history entry not found."},
 	{store.ErrGenderNotFound, "Gender not found."},
+	{store.ErrNoteNotFound, "Note not found."},
+	{store.ErrGiftNotFound, "Gift not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

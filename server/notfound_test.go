@@ -32,6 +32,8 @@ var storeNotFound = map[string]struct {
 	"ErrLifeEventNotFound": {store.ErrLifeEventNotFound, "Life event not found."},
 	"ErrWorkEntryNotFound": {store.ErrWorkEntryNotFound, "Work history entry not found."},
 	"ErrGenderNotFound":    {store.ErrGenderNotFound, "Gender not found."},
+	"ErrNoteNotFound":      {store.ErrNoteNotFound, "Note not found."},
+	"ErrGiftNotFound":      {store.ErrGiftNotFound, "Gift not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

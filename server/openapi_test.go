@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -98,6 +99,7 @@ func TestOpenAPICoversTheRouter(t *testing.T) {
 			path = strings.ReplaceAll(path, ":"+p, "{"+p+"}")
 		}
 		path = strings.NewReplacer(":event", "{event}", ":entry", "{entry}").Replace(path)
+		path = pathParam.ReplaceAllString(path, "{$1}") // the ids of the newer routes
 		served[rt.Method+" "+path] = true
 	}
 	var missing, extra []string
@@ -132,3 +134,6 @@ func TestOpenAPIServed(t *testing.T) {
 		t.Error("the served document lacks a path")
 	}
 }
+
+// pathParam is an echo path parameter, which OpenAPI writes in braces.
+var pathParam = regexp.MustCompile(`:(\w+)`)

@@ -68,6 +68,18 @@ func (s *Server) routes(corsOrigins []string) {
 	e.DELETE("/api/persons/:person/tasks/:task", s.handleTaskDelete, auth)
 	e.PUT("/api/tasks/:task/toggle", s.handleTaskToggle, auth)
 
+	get("/api/persons/:person/notes", s.handleNoteList, auth)
+	e.POST("/api/persons/:person/notes", s.handleNoteCreate, auth)
+	get("/api/persons/:person/notes/:note", s.handleNoteShow, auth)
+	e.PUT("/api/persons/:person/notes/:note", s.handleNoteUpdate, auth)
+	e.DELETE("/api/persons/:person/notes/:note", s.handleNoteDelete, auth)
+
+	get("/api/persons/:person/gifts", s.handleGiftList, auth)
+	e.POST("/api/persons/:person/gifts", s.handleGiftCreate, auth)
+	get("/api/persons/:person/gifts/:gift", s.handleGiftShow, auth)
+	e.PUT("/api/persons/:person/gifts/:gift", s.handleGiftUpdate, auth)
+	e.DELETE("/api/persons/:person/gifts/:gift", s.handleGiftDelete, auth)
+
 	get("/api/administration/task-categories", s.handleCategoryList, auth)
 	e.POST("/api/administration/task-categories", s.handleCategoryCreate, auth)
 	get("/api/administration/task-categories/:id", s.handleCategoryShow, auth)

@@ -1,0 +1,150 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+type giftJSON struct {
+	ID        int64   `json:"id"`
+	Object    string  `json:"object"`
+	Name      string  `json:"name"`
+	Occasion  *string `json:"occasion"`
+	URL       *string `json:"url"`
+	Status    string  `json:"status"`
+	GiftedAt  *int64  `json:"gifted_at"`
+	CreatedAt int64   `json:"created_at"`
+	UpdatedAt int64   `json:"updated_at"`
+}
+
+func giftOut(g *store.Gift) giftJSON {
+	return giftJSON{ID: g.ID, Object: "gift", Name: g.Name, Occasion: g.Occasion, URL: g.URL, Status: g.Status,
+		GiftedAt: g.GiftedAt, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+}
+
+func giftResponse(c echo.Context, status int, g store.Gift) error {
+	return c.JSON(status, dataBody[giftJSON]{giftOut(&g)})
+}
+
+// giftIDs reads the person and gift ids of a nested gift route.
+func giftIDs(c echo.Context) (personID, giftID int64, err error) {
+	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
+		return 0, 0, err
+	}
+	giftID, err = pathID(c, "gift", store.ErrGiftNotFound)
+	return personID, giftID, err
+}
+
+// giftInput reads every field of a gift, on create and on replace alike.
+// PeopleOS's API takes idea, given and offered; its web app also writes
+// received, and Kith takes all four.
+func giftInput(p *params) store.GiftInput {
+	in := store.GiftInput{
+		Name:     p.requiredText("name", 255),
+		Status:   p.oneOf("status", store.GiftStatuses, ""),
+		Occasion: p.text("occasion", 255),
+		URL:      p.text("url", 255),
+		GiftedAt: p.timestamp("date"),
+	}
+	if in.Status == "" && !p.failed("status") {
+		p.fail("status", "The status field is required.")
+	}
+	if in.URL != nil && !absoluteURL(*in.URL) {
+		p.fail("url", "The url field must be a valid URL.")
+		in.URL = nil
+	}
+	return in
+}
+
+// absoluteURL reports whether s has a scheme, "://" and a host.
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != "" && u.Host != "" && strings.HasPrefix(s[len(u.Scheme):], "://")
+}
+
+func (s *Server) handleGiftList(c echo.Context) error {
+	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	gifts, err := s.store.Gifts(c.Request().Context(), account(c), personID)
+	if err != nil {
+		return err
+	}
+	out := make([]giftJSON, len(gifts))
+	for i := range gifts {
+		out[i] = giftOut(&gifts[i])
+	}
+	return c.JSON(http.StatusOK, dataBody[[]giftJSON]{out})
+}
+
+func (s *Server) handleGiftShow(c echo.Context) error {
+	personID, giftID, err := giftIDs(c)
+	if err != nil {
+		return err
+	}
+	g, err := s.store.Gift(c.Request().Context(), account(c), personID, giftID)
+	if err != nil {
+		return err
+	}
+	return giftResponse(c, http.StatusOK, g)
+}
+
+func (s *Server) handleGiftCreate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := giftInput(p)
+	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+		return err
+	}
+	g, err := s.store.CreateGift(ctx, acct, personID, in)
+	if err != nil {
+		return err
+	}
+	return giftResponse(c, http.StatusCreated, g)
+}
+
+// handleGiftUpdate replaces the gift: a field not sent is cleared.
+func (s *Server) handleGiftUpdate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	personID, giftID, err := giftIDs(c)
+	if err != nil {
+		return err
+	}
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := giftInput(p)
+	if err := validated(p, func() error { _, err := s.store.Gift(ctx, acct, personID, giftID); return err }); err != nil {
+		return err
+	}
+	g, err := s.store.UpdateGift(ctx, acct, personID, giftID, in)
+	if err != nil {
+		return err
+	}
+	return giftResponse(c, http.StatusOK, g)
+}
+
+func (s *Server) handleGiftDelete(c echo.Context) error {
+	personID, giftID, err := giftIDs(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteGift(c.Request().Context(), account(c), personID, giftID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
