@@ -38,6 +38,10 @@ var isolationMatrix = map[string][]string{
 	"GET /api/administration/api/:id":                {"account", "user"},
 	"HEAD /api/administration/api/:id":               {"account", "user"},
 	"DELETE /api/administration/api/:id":             {"account", "user"},
+	"GET /api/journals/:journal":                     {"account"},
+	"HEAD /api/journals/:journal":                    {"account"},
+	"PUT /api/journals/:journal":                     {"account"},
+	"DELETE /api/journals/:journal":                  {"account"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -57,6 +61,9 @@ func TestIsolationMatrix(t *testing.T) {
 	// The intruders have rows of their own, with ids of their own.
 	e.task(bob, e.person(bob, "first_name=Bob's"), "name=Bob's")
 	e.do(req{method: "POST", path: "/api/administration/api?label=Grace's", key: teammate})
+	journal := e.journal(adaKey, "Ada's")
+	e.journal(bob, "Bob's")
+	journalBefore := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -97,6 +104,7 @@ func TestIsolationMatrix(t *testing.T) {
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
+			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)
@@ -114,6 +122,12 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	if after := snapshot(); after != before {
 		t.Errorf("Ada's data changed:\nbefore %s\nafter  %s", before, after)
+	}
+	if after := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body; after != journalBefore {
+		t.Errorf("Ada's journals changed:\nbefore %s\nafter  %s", journalBefore, after)
+	}
+	if journals := e.do(req{method: "GET", path: "/api/journals", key: bob}).body; strings.Contains(journals, "Ada's") {
+		t.Errorf("Bob's journals show Ada's: %s", journals)
 	}
 
 	// Lists show only the caller's own rows; a teammate shares the account's.

@@ -20,6 +20,7 @@ var notFoundMessages = []struct {
 	{store.ErrAPIKeyNotFound, "API key not found."},
 	{store.ErrUserNotFound, "User not found."},
 	{store.ErrAccountNotFound, "Account not found."},
+	{store.ErrJournalNotFound, "Journal not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

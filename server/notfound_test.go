@@ -28,6 +28,7 @@ var storeNotFound = map[string]struct {
 	"ErrAPIKeyNotFound":   {store.ErrAPIKeyNotFound, "API key not found."},
 	"ErrUserNotFound":     {store.ErrUserNotFound, "User not found."},
 	"ErrAccountNotFound":  {store.ErrAccountNotFound, "Account not found."},
+	"ErrJournalNotFound":  {store.ErrJournalNotFound, "Journal not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

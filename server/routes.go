@@ -78,4 +78,10 @@ func (s *Server) routes(corsOrigins []string) {
 	e.POST("/api/administration/api", s.handleKeyCreate, auth)
 	get("/api/administration/api/:id", s.handleKeyShow, auth)
 	e.DELETE("/api/administration/api/:id", s.handleKeyDelete, auth)
+
+	get("/api/journals", s.handleJournalList, auth)
+	e.POST("/api/journals", s.handleJournalCreate, auth)
+	get("/api/journals/:journal", s.handleJournalShow, auth)
+	e.PUT("/api/journals/:journal", s.handleJournalUpdate, auth)
+	e.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
 }
