@@ -38,10 +38,16 @@ var isolationMatrix = map[string][]string{
 	"GET /api/administration/api/:id":                {"account", "user"},
 	"HEAD /api/administration/api/:id":               {"account", "user"},
 	"DELETE /api/administration/api/:id":             {"account", "user"},
-	"GET /api/journals/:journal":                     {"account"},
-	"HEAD /api/journals/:journal":                    {"account"},
-	"PUT /api/journals/:journal":                     {"account"},
-	"DELETE /api/journals/:journal":                  {"account"},
+
+	// Journals, and their entries by date (year, month, day: 2026/3/15).
+	"GET /api/journals/:journal":                            {"account"},
+	"HEAD /api/journals/:journal":                           {"account"},
+	"PUT /api/journals/:journal":                            {"account"},
+	"DELETE /api/journals/:journal":                         {"account"},
+	"GET /api/journals/:journal/:year/:month/:day":          {"account"},
+	"HEAD /api/journals/:journal/:year/:month/:day":         {"account"},
+	"GET /api/journals/:journal/entries/:year/:month/:day":  {"account"},
+	"HEAD /api/journals/:journal/entries/:year/:month/:day": {"account"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -128,6 +134,9 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	if journals := e.do(req{method: "GET", path: "/api/journals", key: bob}).body; strings.Contains(journals, "Ada's") {
 		t.Errorf("Bob's journals show Ada's: %s", journals)
+	}
+	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 0 {
+		t.Errorf("intruders made %d entries in Ada's journal", n)
 	}
 
 	// Lists show only the caller's own rows; a teammate shares the account's.

@@ -21,6 +21,7 @@ var notFoundMessages = []struct {
 	{store.ErrUserNotFound, "User not found."},
 	{store.ErrAccountNotFound, "Account not found."},
 	{store.ErrJournalNotFound, "Journal not found."},
+	{store.ErrEntryNotFound, "Entry not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -29,6 +29,7 @@ var storeNotFound = map[string]struct {
 	"ErrUserNotFound":     {store.ErrUserNotFound, "User not found."},
 	"ErrAccountNotFound":  {store.ErrAccountNotFound, "Account not found."},
 	"ErrJournalNotFound":  {store.ErrJournalNotFound, "Journal not found."},
+	"ErrEntryNotFound":    {store.ErrEntryNotFound, "Entry not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -84,4 +84,6 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/journals/:journal", s.handleJournalShow, auth)
 	e.PUT("/api/journals/:journal", s.handleJournalUpdate, auth)
 	e.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
+	get("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
+	get("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
 }
