@@ -40,8 +40,8 @@ func TestJournalCreate(t *testing.T) {
 		{"no key", req{method: "POST", path: "/api/journals?name=x"}, 401, errBody(401, "Unauthenticated.")},
 		{"another method on the list", req{method: "PATCH", path: "/api/journals?name=x", key: key}, 405, nil},
 	})
-	if n := e.count(`SELECT count(*) FROM journals`); n != 6 {
-		t.Errorf("%d journals, want the 6 that got 201", n)
+	if n := e.count(`SELECT count(*) FROM journals`); n != 7 {
+		t.Errorf("%d journals, want the account's first and the 6 that got 201", n)
 	}
 	if bad := e.count(`SELECT count(*) FROM journals WHERE slug NOT LIKE id || '%'`); bad != 0 {
 		t.Errorf("%d slugs do not start with their id", bad)
@@ -55,8 +55,17 @@ func TestJournalListShowUpdateDelete(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
 	_, bob := e.user("bob@example.com")
-	if r := e.do(req{method: "GET", path: "/api/journals", key: key}); r.code != 200 || r.body != `{"data":[]}`+"\n" {
-		t.Errorf("no journals yet: %d %s", r.code, r.body)
+	start := fmt.Sprint(e.clock.Now().Unix())
+	r := e.do(req{method: "GET", path: "/api/journals", key: key})
+	list := r.json(t)["data"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("a new account has %d journals, want 1: %s", len(list), r.body)
+	}
+	mine := keysOf(t, list[0], "id", "object", "name", "slug", "created_at", "updated_at")
+	myFirst := fmt.Sprint(mine["id"])
+	if mine["name"] != "My first journal" || mine["slug"] != myFirst+"-my-first-journal" ||
+		!strings.Contains(r.body, `"created_at":`+start+`,"updated_at":`+start) {
+		t.Errorf("a new account's journal: %s", r.body)
 	}
 	first := e.journal(key, "First")
 	second := e.journal(key, "Second") // same second: id breaks the tie
@@ -64,14 +73,14 @@ func TestJournalListShowUpdateDelete(t *testing.T) {
 	third := e.journal(key, "Third")
 	bobs := e.journal(bob, "Bob's")
 
-	list := e.do(req{method: "GET", path: "/api/journals", key: key}).json(t)["data"].([]any)
+	list = e.do(req{method: "GET", path: "/api/journals", key: key}).json(t)["data"].([]any)
 	var order []string
 	for _, item := range list {
 		j := keysOf(t, item, "id", "object", "name", "slug", "created_at", "updated_at")
 		order = append(order, fmt.Sprint(j["id"]))
 	}
-	if strings.Join(order, ",") != third+","+second+","+first {
-		t.Errorf("order %v, want newest first: %s,%s,%s", order, third, second, first)
+	if strings.Join(order, ",") != third+","+second+","+first+","+myFirst {
+		t.Errorf("order %v, want newest first: %s,%s,%s,%s", order, third, second, first, myFirst)
 	}
 
 	path := "/api/journals/" + first
@@ -105,7 +114,7 @@ func TestJournalListShowUpdateDelete(t *testing.T) {
 	if r := e.do(req{method: "GET", path: "/api/journals/" + bobs, key: bob}); r.code != 200 || !strings.Contains(r.body, `"name":"Bob's"`) {
 		t.Errorf("Bob's journal changed: %d %s", r.code, r.body)
 	}
-	if n := e.count(`SELECT count(*) FROM journals`); n != 3 {
-		t.Errorf("%d journals left, want 3", n)
+	if n := e.count(`SELECT count(*) FROM journals`); n != 5 {
+		t.Errorf("%d journals left, want 5 (each account's first, two of Ada's, Bob's)", n)
 	}
 }

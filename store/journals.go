@@ -88,6 +88,23 @@ func foldRune(r rune) string {
 	return string(r)
 }
 
+// defaultJournal is the name of the journal every new account starts with.
+const defaultJournal = "My first journal"
+
+// insertDefaultJournal gives a new account its first journal.
+func insertDefaultJournal(ctx context.Context, tx *txn, accountID, now int64) error {
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO journals (account_id, name, slug, created_at, updated_at)
+		VALUES (?, ?, '', ?, ?) RETURNING id`, accountID, defaultJournal, now, now).Scan(&id)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE journals SET slug = ? WHERE id = ?`, JournalSlug(id, defaultJournal), id)
+	}
+	if err != nil {
+		return fmt.Errorf("store: create default journal: %w", err)
+	}
+	return nil
+}
+
 // Journals lists the account's journals, newest first.
 func (s *Store) Journals(ctx context.Context, accountID int64) ([]Journal, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+journalColumns+` FROM journals WHERE account_id = ?

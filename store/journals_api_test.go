@@ -50,6 +50,27 @@ func TestJournals(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Run("a new account starts with My first journal", func(t *testing.T) {
+		u, err := s.CreateUser(ctx, store.NewUser{FirstName: "N", LastName: "L", Email: "new@example.com", Password: testPassword})
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := s.Journals(ctx, u.AccountID)
+		if err != nil || len(js) != 1 {
+			t.Fatalf("%+v, %v", js, err)
+		}
+		if j := js[0]; j.Name != "My first journal" || j.Slug != store.JournalSlug(j.ID, "My first journal") ||
+			j.CreatedAt != nowUnix(s) || j.UpdatedAt != j.CreatedAt {
+			t.Errorf("%+v", j)
+		}
+		joiner, err := s.CreateUser(ctx, store.NewUser{FirstName: "J", LastName: "L", Email: "joiner@example.com", Password: testPassword, AccountID: u.AccountID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if js, _ := s.Journals(ctx, joiner.AccountID); len(js) != 1 {
+			t.Errorf("a user joining an account made another journal: %+v", js)
+		}
+	})
 	t.Run("created with a slug of its id and times of now", func(t *testing.T) {
 		if first.Slug != store.JournalSlug(first.ID, "My Travel Journal") || first.AccountID != me.AccountID ||
 			first.CreatedAt != first.UpdatedAt || third.CreatedAt != nowUnix(s) {
@@ -61,7 +82,10 @@ func TestJournals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(js, []store.Journal{third, second, first}) {
+		if len(js) != 4 || js[3].Name != "My first journal" {
+			t.Fatalf("journals %+v, want three and the account's first", js)
+		}
+		if !reflect.DeepEqual(js[:3], []store.Journal{third, second, first}) {
 			t.Errorf("journals %+v", js)
 		}
 		if js, err := s.Journals(ctx, 999); err != nil || js == nil || len(js) != 0 {

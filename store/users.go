@@ -144,7 +144,13 @@ func (s *Store) accountFor(ctx context.Context, tx *txn, id, now int64) (int64, 
 	if err != nil {
 		return 0, fmt.Errorf("store: create account: %w", err)
 	}
-	return id, insertDefaultCategories(ctx, tx, id, now)
+	if err := insertDefaultCategories(ctx, tx, id, now); err != nil {
+		return 0, err
+	}
+	if err := insertDefaultJournal(ctx, tx, id, now); err != nil {
+		return 0, err
+	}
+	return id, nil
 }
 
 // User returns the user with this id.

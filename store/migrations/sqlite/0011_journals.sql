@@ -26,3 +26,10 @@ CREATE TABLE journal_entries (
   updated_at INTEGER NOT NULL,
   UNIQUE (journal_id, year, month, day)
 );
+
+-- Every existing account gets the journal a new one starts with
+-- (store.insertDefaultJournal), created now; its slug needs its id.
+INSERT INTO journals (account_id, name, slug, created_at, updated_at)
+SELECT id, 'My first journal', '', CAST(strftime('%s', 'now') AS INTEGER), CAST(strftime('%s', 'now') AS INTEGER)
+FROM accounts ORDER BY id;
+UPDATE journals SET slug = CAST(id AS TEXT) || '-my-first-journal' WHERE slug = '';
