@@ -196,6 +196,16 @@ func FuzzCategoryWrites(f *testing.F) {
 	})
 }
 
+func FuzzJournalWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/journals"}, {"PUT", "/api/journals/1"}, // the first POST makes journal 1
+	}, [][2]string{
+		{"name=My+Travel+Journal", `{"name":"Café au lait"}`},
+		{"name=" + strings.Repeat("é", 256), `{"name":["x"],"slug":"mine"}`},
+		{"name=%E6%97%A5%E8%A8%98", `{"name":null}`},
+	})
+}
+
 func FuzzAccountWrites(f *testing.F) {
 	fuzzRoutes(f, []route{
 		{"PUT", "/api/me"}, {"PUT", "/api/me/timezone"}, {"POST", "/api/administration/api"},

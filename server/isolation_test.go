@@ -72,6 +72,15 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/gifts/:gift":           {"account", "person"},
 	"PUT /api/persons/:person/gifts/:gift":            {"account", "person"},
 	"DELETE /api/persons/:person/gifts/:gift":         {"account", "person"},
+	// Journals, and their entries by date (year, month, day: 2026/3/15).
+	"GET /api/journals/:journal":                            {"account"},
+	"HEAD /api/journals/:journal":                           {"account"},
+	"PUT /api/journals/:journal":                            {"account"},
+	"DELETE /api/journals/:journal":                         {"account"},
+	"GET /api/journals/:journal/:year/:month/:day":          {"account"},
+	"HEAD /api/journals/:journal/:year/:month/:day":         {"account"},
+	"GET /api/journals/:journal/entries/:year/:month/:day":  {"account"},
+	"HEAD /api/journals/:journal/entries/:year/:month/:day": {"account"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -100,6 +109,9 @@ func TestIsolationMatrix(t *testing.T) {
 	e.note(bob, e.person(bob, "first_name=Bob2"), "Bob's")
 	gift := e.gift(adaKey, person, "name=Teapot&status=idea")
 	e.gift(bob, e.person(bob, "first_name=Bob3"), "name=Bob's&status=idea")
+	journal := e.journal(adaKey, "Ada's")
+	e.journal(bob, "Bob's")
+	journalBefore := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -148,6 +160,7 @@ func TestIsolationMatrix(t *testing.T) {
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
+			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)
@@ -165,6 +178,15 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	if after := snapshot(); after != before {
 		t.Errorf("Ada's data changed:\nbefore %s\nafter  %s", before, after)
+	}
+	if after := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body; after != journalBefore {
+		t.Errorf("Ada's journals changed:\nbefore %s\nafter  %s", journalBefore, after)
+	}
+	if journals := e.do(req{method: "GET", path: "/api/journals", key: bob}).body; strings.Contains(journals, "Ada's") {
+		t.Errorf("Bob's journals show Ada's: %s", journals)
+	}
+	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 0 {
+		t.Errorf("intruders made %d entries in Ada's journal", n)
 	}
 
 	// Lists show only the caller's own rows; a teammate shares the account's.

@@ -25,6 +25,8 @@ var notFoundMessages = []struct {
 	{store.ErrGenderNotFound, "Gender not found."},
 	{store.ErrNoteNotFound, "Note not found."},
 	{store.ErrGiftNotFound, "Gift not found."},
+	{store.ErrJournalNotFound, "Journal not found."},
+	{store.ErrEntryNotFound, "Entry not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

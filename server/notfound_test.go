@@ -34,6 +34,8 @@ var storeNotFound = map[string]struct {
 	"ErrGenderNotFound":    {store.ErrGenderNotFound, "Gender not found."},
 	"ErrNoteNotFound":      {store.ErrNoteNotFound, "Note not found."},
 	"ErrGiftNotFound":      {store.ErrGiftNotFound, "Gift not found."},
+	"ErrJournalNotFound":   {store.ErrJournalNotFound, "Journal not found."},
+	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -108,4 +108,12 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/administration/genders/:gender", s.handleGenderShow, auth)
 	e.PUT("/api/administration/genders/:gender", s.handleGenderUpdate, auth)
 	e.DELETE("/api/administration/genders/:gender", s.handleGenderDelete, auth)
+
+	get("/api/journals", s.handleJournalList, auth)
+	e.POST("/api/journals", s.handleJournalCreate, auth)
+	get("/api/journals/:journal", s.handleJournalShow, auth)
+	e.PUT("/api/journals/:journal", s.handleJournalUpdate, auth)
+	e.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
+	get("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
+	get("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
 }

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrEntryNotFound reports an entry asked for by a date that does not
+// exist (2025-02-30, month 13, year 0).
+var ErrEntryNotFound = &NotFoundError{What: "journal entry"}
+
+// Entry is a journal's page for one date; a journal has at most one per
+// date.
+type Entry struct {
+	ID        int64
+	JournalID int64
+	Year      int
+	Month     int
+	Day       int
+	CreatedAt int64
+	UpdatedAt int64
+}
+
+const entryColumns = `id, journal_id, year, month, day, created_at, updated_at`
+
+func scanEntry(sc scanner, en *Entry) error {
+	return sc.Scan(&en.ID, &en.JournalID, &en.Year, &en.Month, &en.Day, &en.CreatedAt, &en.UpdatedAt)
+}
+
+// ValidDate reports whether year-month-day is a real day of years 1–9999.
+func ValidDate(year, month, day int) bool {
+	if year < 1 || year > 9999 || month < 1 || month > 12 || day < 1 {
+		return false
+	}
+	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	return t.Day() == day && int(t.Month()) == month
+}
+
+// JournalEntry returns the journal's entry for the date, made by this call
+// when the journal had none; created says which. A journal that is not the
+// account's is ErrJournalNotFound, whatever the date; a date that does not
+// exist is ErrEntryNotFound.
+func (s *Store) JournalEntry(ctx context.Context, accountID, journalID int64, year, month, day int) (en Entry, created bool, err error) {
+	if !ValidDate(year, month, day) {
+		if _, err := getJournal(ctx, s.r, accountID, journalID); err != nil {
+			return Entry{}, false, err
+		}
+		return Entry{}, false, ErrEntryNotFound
+	}
+	// Most asks are for an entry that exists: a read finds it without
+	// waiting for the writer.
+	en, err = getEntry(ctx, s.r, accountID, journalID, year, month, day)
+	if err == nil || !errors.Is(err, sql.ErrNoRows) {
+		return en, false, err
+	}
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		now := s.now()
+		// One INSERT finds the journal in the account and writes the entry;
+		// the UNIQUE constraint leaves an entry made meanwhile as it is.
+		err := scanEntry(tx.QueryRowContext(ctx, `INSERT INTO journal_entries (account_id, journal_id, year, month, day, created_at, updated_at)
+			SELECT j.account_id, j.id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT)
+			FROM journals j WHERE j.id = ? AND j.account_id = ?
+			ON CONFLICT (journal_id, year, month, day) DO NOTHING
+			RETURNING `+entryColumns, year, month, day, now, now, journalID, accountID), &en)
+		if err == nil {
+			created = true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: create journal entry: %w", err)
+		}
+		en, err = getEntry(ctx, tx, accountID, journalID, year, month, day)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrJournalNotFound
+		}
+		return err
+	})
+	return en, created, err
+}
+
+// getEntry returns the journal's entry for the date, or sql.ErrNoRows when
+// the journal is not the account's or has no entry for it.
+func getEntry(ctx context.Context, q queryer, accountID, journalID int64, year, month, day int) (Entry, error) {
+	var en Entry
+	err := scanEntry(q.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM journal_entries
+		WHERE journal_id = ? AND account_id = ? AND year = ? AND month = ? AND day = ?`,
+		journalID, accountID, year, month, day), &en)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, fmt.Errorf("store: get journal entry: %w", err)
+	}
+	return en, err
+}
