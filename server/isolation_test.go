@@ -81,6 +81,9 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/journals/:journal/:year/:month/:day":         {"account"},
 	"GET /api/journals/:journal/entries/:year/:month/:day":  {"account"},
 	"HEAD /api/journals/:journal/entries/:year/:month/:day": {"account"},
+	// Logs: each user's own.
+	"GET /api/administration/logs/:log":  {"account", "user"},
+	"HEAD /api/administration/logs/:log": {"account", "user"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -110,6 +113,7 @@ func TestIsolationMatrix(t *testing.T) {
 	gift := e.gift(adaKey, person, "name=Teapot&status=idea")
 	e.gift(bob, e.person(bob, "first_name=Bob3"), "name=Bob's&status=idea")
 	journal := e.journal(adaKey, "Ada's")
+	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
 	journalBefore := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body
 
@@ -124,6 +128,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/administration/genders",
 			"/api/persons/" + person + "/notes", "/api/persons/" + other + "/notes",
 			"/api/persons/" + person + "/gifts", "/api/persons/" + other + "/gifts",
+			"/api/administration/logs",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -161,6 +166,7 @@ func TestIsolationMatrix(t *testing.T) {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
+			path = strings.NewReplacer(":log", logID).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)

@@ -185,6 +185,8 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		c.Set(ctxSession, sess)
+		// The store logs the writes of this request as the user's.
+		c.SetRequest(c.Request().WithContext(store.WithActor(ctx, sess.UserID)))
 		if s.store.NeedsTouch(sess) {
 			// last_used_at is a courtesy: failing to record it must not
 			// fail the request.

@@ -27,6 +27,7 @@ var notFoundMessages = []struct {
 	{store.ErrGiftNotFound, "Gift not found."},
 	{store.ErrJournalNotFound, "Journal not found."},
 	{store.ErrEntryNotFound, "Entry not found."},
+	{store.ErrLogNotFound, "Log not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

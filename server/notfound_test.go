@@ -36,6 +36,7 @@ var storeNotFound = map[string]struct {
 	"ErrGiftNotFound":      {store.ErrGiftNotFound, "Gift not found."},
 	"ErrJournalNotFound":   {store.ErrJournalNotFound, "Journal not found."},
 	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
+	"ErrLogNotFound":       {store.ErrLogNotFound, "Log not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -116,4 +116,7 @@ func (s *Server) routes(corsOrigins []string) {
 	e.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
 	get("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
 	get("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
+
+	get("/api/administration/logs", s.handleLogList, auth)
+	get("/api/administration/logs/:log", s.handleLogShow, auth)
 }

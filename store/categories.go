@@ -97,7 +97,7 @@ func (s *Store) CreateTaskCategory(ctx context.Context, accountID int64, name, c
 		if err != nil {
 			return fmt.Errorf("store: create category: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "task_category_creation", "Created the task category called "+c.Name)
 	})
 	return c, err
 }
@@ -114,7 +114,7 @@ func (s *Store) UpdateTaskCategory(ctx context.Context, accountID, id int64, nam
 		if err != nil {
 			return fmt.Errorf("store: update category: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "task_category_update", "Updated the task category called "+c.Name)
 	})
 	return c, err
 }
@@ -123,10 +123,14 @@ func (s *Store) UpdateTaskCategory(ctx context.Context, accountID, id int64, nam
 // stay, without a category (ON DELETE SET NULL).
 func (s *Store) DeleteTaskCategory(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM task_categories WHERE id = ? AND account_id = ?`, id, accountID)
+		var name string
+		err := tx.QueryRowContext(ctx, `DELETE FROM task_categories WHERE id = ? AND account_id = ? RETURNING name`, id, accountID).Scan(&name)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrCategoryNotFound
+		}
 		if err != nil {
 			return fmt.Errorf("store: delete category: %w", err)
 		}
-		return mustAffect(res, ErrCategoryNotFound)
+		return s.logAction(ctx, tx, "task_category_deletion", "Deleted the task category called "+name)
 	})
 }

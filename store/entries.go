@@ -67,7 +67,11 @@ func (s *Store) JournalEntry(ctx context.Context, accountID, journalID int64, ye
 			RETURNING `+entryColumns, year, month, day, now, now, journalID, accountID), &en)
 		if err == nil {
 			created = true
-			return nil
+			var name string
+			if err := tx.QueryRowContext(ctx, `SELECT name FROM journals WHERE id = ?`, journalID).Scan(&name); err != nil {
+				return fmt.Errorf("store: create journal entry: %w", err)
+			}
+			return s.logAction(ctx, tx, "entry_creation", "Created the entry for the journal called "+name)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: create journal entry: %w", err)

@@ -98,7 +98,7 @@ func (s *Store) CreateGender(ctx context.Context, accountID int64, name string) 
 		if err != nil {
 			return fmt.Errorf("store: create gender: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "gender_creation", "Created the gender called "+g.Name)
 	})
 	return g, err
 }
@@ -116,7 +116,7 @@ func (s *Store) UpdateGender(ctx context.Context, accountID, id int64, name stri
 		if err != nil {
 			return fmt.Errorf("store: update gender: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "gender_update", "Updated the gender called "+g.Name)
 	})
 	return g, err
 }
@@ -125,11 +125,15 @@ func (s *Store) UpdateGender(ctx context.Context, accountID, id int64, name stri
 // without a gender (ON DELETE SET NULL).
 func (s *Store) DeleteGender(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM genders WHERE id = ? AND account_id = ?`, id, accountID)
+		var name string
+		err := tx.QueryRowContext(ctx, `DELETE FROM genders WHERE id = ? AND account_id = ? RETURNING name`, id, accountID).Scan(&name)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrGenderNotFound
+		}
 		if err != nil {
 			return fmt.Errorf("store: delete gender: %w", err)
 		}
-		return mustAffect(res, ErrGenderNotFound)
+		return s.logAction(ctx, tx, "gender_deletion", "Deleted the gender called "+name)
 	})
 }
 

@@ -119,7 +119,7 @@ func (s *Store) CreateGift(ctx context.Context, accountID, personID int64, in Gi
 		if err != nil {
 			return fmt.Errorf("store: create gift: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "gift_creation", "Logged a gift for ")
 	})
 	return g, err
 }
@@ -139,7 +139,7 @@ func (s *Store) UpdateGift(ctx context.Context, accountID, personID, id int64, i
 		if err != nil {
 			return fmt.Errorf("store: update gift: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "gift_update", "Updated a gift for ")
 	})
 	return g, err
 }
@@ -157,6 +157,6 @@ func (s *Store) DeleteGift(ctx context.Context, accountID, personID, id int64) e
 			}
 			return err
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "gift_deletion", "Deleted a gift for ")
 	})
 }

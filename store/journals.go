@@ -164,7 +164,7 @@ func (s *Store) CreateJournal(ctx context.Context, accountID int64, name string)
 		if err != nil {
 			return fmt.Errorf("store: create journal: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "journal_creation", "Created the journal called "+j.Name)
 	})
 	return j, err
 }
@@ -181,7 +181,7 @@ func (s *Store) UpdateJournal(ctx context.Context, accountID, id int64, name str
 		if err != nil {
 			return fmt.Errorf("store: update journal: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "journal_update", "Updated the journal called "+j.Name)
 	})
 	return j, err
 }
@@ -190,10 +190,14 @@ func (s *Store) UpdateJournal(ctx context.Context, accountID, id int64, name str
 // key's cascade, its entries.
 func (s *Store) DeleteJournal(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM journals WHERE id = ? AND account_id = ?`, id, accountID)
+		var name string
+		err := tx.QueryRowContext(ctx, `DELETE FROM journals WHERE id = ? AND account_id = ? RETURNING name`, id, accountID).Scan(&name)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrJournalNotFound
+		}
 		if err != nil {
 			return fmt.Errorf("store: delete journal: %w", err)
 		}
-		return mustAffect(res, ErrJournalNotFound)
+		return s.logAction(ctx, tx, "journal_deletion", "Deleted the journal called "+name)
 	})
 }

@@ -67,7 +67,10 @@ func (s *Store) CreateAPIKey(ctx context.Context, userID int64, name string) (AP
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var err error
 		k, token, err = s.createAPIKey(ctx, tx, userID, name)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, "api_key_creation", "Created an API key")
 	})
 	return k, token, err
 }
@@ -131,7 +134,10 @@ func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
 		if err != nil {
 			return fmt.Errorf("store: delete api key: %w", err)
 		}
-		return mustAffect(res, ErrAPIKeyNotFound)
+		if err := mustAffect(res, ErrAPIKeyNotFound); err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, "api_key_deletion", "Deleted an API key")
 	})
 }
 

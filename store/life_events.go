@@ -116,7 +116,7 @@ func (s *Store) CreateLifeEvent(ctx context.Context, accountID, personID int64, 
 		if err != nil {
 			return fmt.Errorf("store: create life event: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "life_event_creation", "Logged a life event for ")
 	})
 	return ev, err
 }
@@ -137,7 +137,7 @@ func (s *Store) UpdateLifeEvent(ctx context.Context, accountID, personID, id int
 		if err != nil {
 			return fmt.Errorf("store: update life event: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "life_event_update", "Updated a life event for ")
 	})
 	return ev, err
 }
@@ -156,6 +156,6 @@ func (s *Store) DeleteLifeEvent(ctx context.Context, accountID, personID, id int
 			}
 			return err
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "life_event_deletion", "Deleted a life event for ")
 	})
 }

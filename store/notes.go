@@ -108,7 +108,7 @@ func (s *Store) CreateNote(ctx context.Context, accountID, personID int64, conte
 		if err != nil {
 			return fmt.Errorf("store: create note: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "note_creation", "Created a note for ")
 	})
 	return n, err
 }
@@ -126,7 +126,7 @@ func (s *Store) UpdateNote(ctx context.Context, accountID, personID, id int64, c
 		if err != nil {
 			return fmt.Errorf("store: update note: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "note_update", "Updated the note for ")
 	})
 	return n, err
 }
@@ -144,6 +144,6 @@ func (s *Store) DeleteNote(ctx context.Context, accountID, personID, id int64) e
 			}
 			return err
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "note_deletion", "Deleted a note for ")
 	})
 }

@@ -169,7 +169,7 @@ func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInpu
 		if err != nil {
 			return fmt.Errorf("store: create person: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "person_creation", "Created the person called "+FullName(p.FirstName, p.LastName))
 	})
 	return p, err
 }
@@ -194,7 +194,10 @@ func (s *Store) UpdatePerson(ctx context.Context, accountID, id int64, in Person
 		gender_id = ?, can_be_deleted = ?, is_listed = ?`,
 			in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
 			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.GenderID, in.CanBeDeleted, in.IsListed)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, "person_update", "Updated the person called "+FullName(p.FirstName, p.LastName))
 	})
 	return p, err
 }
@@ -212,7 +215,8 @@ func (s *Store) UpdateAppearance(ctx context.Context, accountID, id int64, chang
 	if !sent {
 		return s.Person(ctx, accountID, id)
 	}
-	return s.updatePerson(ctx, accountID, id, appearanceSets, args...)
+	return s.updatePerson(ctx, accountID, id, "person_physical_appearance_update", "Updated physical appearance for ",
+		appearanceSets, args...)
 }
 
 // appearanceSets sets each appearance column to its new value when its
@@ -228,19 +232,23 @@ var appearanceSets = func() string {
 // SetAge replaces what is known of the person's age. Every age column is
 // written, so the columns of the kind not chosen are cleared.
 func (s *Store) SetAge(ctx context.Context, accountID, id int64, a Age) (Person, error) {
-	return s.updatePerson(ctx, accountID, id, `age_type = ?, age_year = ?, age_month = ?, age_day = ?,
+	return s.updatePerson(ctx, accountID, id, "age_update", "Updated the age of ", `age_type = ?, age_year = ?, age_month = ?, age_day = ?,
 		estimated_age = ?, estimated_at = ?, age_bracket = ?, yearly_reminder = ?`,
 		a.Type, a.Year, a.Month, a.Day, a.Estimated, a.EstimatedAt, a.Bracket, a.YearlyReminder)
 }
 
 // updatePerson runs "UPDATE persons SET <sets>, updated_at = now" on one
-// person of the account and returns it.
-func (s *Store) updatePerson(ctx context.Context, accountID, id int64, sets string, args ...any) (Person, error) {
+// person of the account and returns it, logging action with the
+// description that the person's name completes.
+func (s *Store) updatePerson(ctx context.Context, accountID, id int64, action, description, sets string, args ...any) (Person, error) {
 	var p Person
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var err error
 		p, err = s.updatePersonTx(ctx, tx, accountID, id, sets, args...)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, action, description+FullName(p.FirstName, p.LastName))
 	})
 	return p, err
 }
@@ -265,9 +273,10 @@ func (s *Store) updatePersonTx(ctx context.Context, tx *txn, accountID, id int64
 // other write can come between the check and the delete.
 func (s *Store) DeletePerson(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		var deleted int64
+		var first string
+		var last *string
 		err := tx.QueryRowContext(ctx, `DELETE FROM persons WHERE id = ? AND account_id = ? AND can_be_deleted
-			RETURNING id`, id, accountID).Scan(&deleted)
+			RETURNING first_name, last_name`, id, accountID).Scan(&first, &last)
 		if errors.Is(err, sql.ErrNoRows) {
 			// Missing, or protected: which one is for the client to hear.
 			if err := checkPerson(ctx, tx, accountID, id); err != nil {
@@ -278,6 +287,6 @@ func (s *Store) DeletePerson(ctx context.Context, accountID, id int64) error {
 		if err != nil {
 			return fmt.Errorf("store: delete person: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "person_deletion", "Deleted the person called "+FullName(first, last))
 	})
 }

@@ -208,7 +208,10 @@ func (s *Store) CreateTask(ctx context.Context, accountID, personID int64, in Ta
 			return fmt.Errorf("store: create task: %w", err)
 		}
 		t, err = getTask(ctx, tx, accountID, personID, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, "task_creation", "Created the task called "+t.Name)
 	})
 	return t, err
 }
@@ -252,7 +255,10 @@ func (s *Store) UpdateTask(ctx context.Context, accountID, personID, id int64, i
 			return taskNotAffected(ctx, tx, err, accountID, personID)
 		}
 		t, err = getTask(ctx, tx, accountID, personID, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, "task_update", "Updated the task called "+t.Name)
 	})
 	return t, err
 }
@@ -282,7 +288,10 @@ func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, erro
 			return fmt.Errorf("store: toggle task: %w", err)
 		}
 		t, err = getTask(ctx, tx, accountID, personID, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.logAction(ctx, tx, "task_toggle", "Toggled a task called "+t.Name)
 	})
 	return t, err
 }
@@ -290,13 +299,15 @@ func (s *Store) ToggleTask(ctx context.Context, accountID, id int64) (Task, erro
 // DeleteTask deletes one task of the person.
 func (s *Store) DeleteTask(ctx context.Context, accountID, personID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM tasks WHERE id = ? AND person_id = ? AND account_id = ?`, id, personID, accountID)
+		var name string
+		err := tx.QueryRowContext(ctx, `DELETE FROM tasks WHERE id = ? AND person_id = ? AND account_id = ? RETURNING name`,
+			id, personID, accountID).Scan(&name)
+		if errors.Is(err, sql.ErrNoRows) {
+			return missingTask(ctx, tx, accountID, personID)
+		}
 		if err != nil {
 			return fmt.Errorf("store: delete task: %w", err)
 		}
-		if err := mustAffect(res, ErrTaskNotFound); err != nil {
-			return taskNotAffected(ctx, tx, err, accountID, personID)
-		}
-		return nil
+		return s.logAction(ctx, tx, "task_deletion", "Deleted a task called "+name)
 	})
 }

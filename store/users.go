@@ -231,9 +231,11 @@ func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u U
 			return fmt.Errorf("store: update profile: %w", err)
 		}
 		if changed {
-			secret, err = s.createVerification(ctx, tx, u)
+			if secret, err = s.createVerification(ctx, tx, u); err != nil {
+				return err
+			}
 		}
-		return err
+		return s.logAction(ctx, tx, "personal_profile_update", "Updated their personal profile")
 	})
 	return u, secret, err
 }
@@ -252,7 +254,7 @@ func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) (User,
 		if err != nil {
 			return fmt.Errorf("store: set timezone: %w", err)
 		}
-		return nil
+		return s.logAction(ctx, tx, "timezone_update", "Updated their timezone")
 	})
 	return u, err
 }

@@ -135,7 +135,7 @@ func (s *Store) CreateWorkEntry(ctx context.Context, accountID, personID int64, 
 		if err != nil {
 			return fmt.Errorf("store: create work history entry: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "work_history_creation", "Created a work history entry for ")
 	})
 	return w, err
 }
@@ -163,7 +163,7 @@ func (s *Store) UpdateWorkEntry(ctx context.Context, accountID, personID, id int
 		if err != nil {
 			return fmt.Errorf("store: update work history entry: %w", err)
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "work_history_update", "Updated the work history entry for ")
 	})
 	return w, err
 }
@@ -181,6 +181,6 @@ func (s *Store) DeleteWorkEntry(ctx context.Context, accountID, personID, id int
 			}
 			return err
 		}
-		return nil
+		return s.logForPerson(ctx, tx, accountID, personID, "work_history_deletion", "Deleted a work history entry for ")
 	})
 }
