@@ -71,6 +71,8 @@ func TestLogsRecordEachAction(t *testing.T) {
 	step(req{method: "PUT", path: "/api/persons/" + p + "/tasks/" + task + "?name=Write"}, 200, "task_update", "Updated the task called Write")
 	step(req{method: "PUT", path: "/api/tasks/" + task + "/toggle"}, 200, "task_toggle", "Toggled a task called Write")
 	step(req{method: "PUT", path: "/api/tasks/999/toggle"}, 404, "", "")
+	// Refused by the store inside the transaction: rolled back with it.
+	step(req{method: "PUT", path: "/api/persons/" + p + "/tasks/" + task + "?name=Write&task_category_id=999"}, 422, "", "")
 	step(req{method: "DELETE", path: "/api/persons/" + p + "/tasks/" + task}, 204, "task_deletion", "Deleted a task called Write")
 	step(req{method: "DELETE", path: "/api/persons/" + p + "/tasks/" + task}, 404, "", "")
 
@@ -119,6 +121,8 @@ func TestLogsRecordEachAction(t *testing.T) {
 
 	step(req{method: "DELETE", path: "/api/persons/" + p}, 204, "person_deletion", "Deleted the person called James Halpert")
 	step(req{method: "DELETE", path: "/api/persons/" + p}, 404, "", "")
+	kept := id(step(req{method: "POST", path: "/api/persons?first_name=Kept&can_be_deleted=0"}, 201, "person_creation", "Created the person called Kept"))
+	step(req{method: "DELETE", path: "/api/persons/" + kept}, 403, "", "")
 
 	// Login and logout, even with a key in the header, write none.
 	step(req{method: "POST", path: "/api/login?email=ada@example.com&password=correct%20horse"}, 200, "", "")
