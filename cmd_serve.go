@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -89,10 +90,17 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	hs := srv.HTTPServer()
 	conns := trackConns(hs)
 	limited := srv.Listener(ln, !cfg.TLS())
+	var cert tls.Certificate
+	if cfg.TLS() {
+		if cert, err = tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile); err != nil {
+			ln.Close()
+			return fmt.Errorf("tls.cert_file, tls.key_file: %w", err)
+		}
+	}
 	errc := make(chan error, 1)
 	go func() {
 		if cfg.TLS() {
-			errc <- hs.ServeTLS(limited, cfg.TLSCertFile, cfg.TLSKeyFile)
+			errc <- server.ServeTLS(hs, limited, cert)
 		} else {
 			errc <- hs.Serve(server.JSONErrors(limited))
 		}

@@ -125,6 +125,7 @@ func New(o Options) *Server {
 
 // ServeHTTP makes the server an http.Handler, for tests and for HTTPServer.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	withTLSState(r)
 	s.echo.ServeHTTP(w, r)
 }
 

@@ -19,8 +19,8 @@ import (
 // closes it. A Kith answer never looks like one: its headers always carry
 // X-Request-Id, and a JSON body holds no raw line break. So a write is
 // replaced only when it matches one of them exactly; should a Go release
-// word them otherwise, they pass as they are. Under TLS the listener sees
-// only ciphertext, and those answers stay net/http's plain text.
+// word them otherwise, they pass as they are. Over TLS, ServeTLS puts it
+// above the TLS layer, where it sees the plain answers.
 func JSONErrors(ln net.Listener) net.Listener { return jsonErrorListener{ln} }
 
 type jsonErrorListener struct{ net.Listener }
