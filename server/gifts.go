@@ -31,15 +31,6 @@ func giftResponse(c echo.Context, status int, g store.Gift) error {
 	return c.JSON(status, dataBody[giftJSON]{giftOut(&g)})
 }
 
-// giftIDs reads the person and gift ids of a nested gift route.
-func giftIDs(c echo.Context) (personID, giftID int64, err error) {
-	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
-		return 0, 0, err
-	}
-	giftID, err = pathID(c, "gift", store.ErrGiftNotFound)
-	return personID, giftID, err
-}
-
 // giftInput reads every field of a gift, on create and on replace alike.
 // PeopleOS's API takes idea, given and offered; its web app also writes
 // received, and Kith takes all four.
@@ -84,7 +75,7 @@ func (s *Server) handleGiftList(c echo.Context) error {
 }
 
 func (s *Server) handleGiftShow(c echo.Context) error {
-	personID, giftID, err := giftIDs(c)
+	personID, giftID, err := childIDs(c, "gift", store.ErrGiftNotFound)
 	if err != nil {
 		return err
 	}
@@ -119,7 +110,7 @@ func (s *Server) handleGiftCreate(c echo.Context) error {
 // handleGiftUpdate replaces the gift: a field not sent is cleared.
 func (s *Server) handleGiftUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), account(c)
-	personID, giftID, err := giftIDs(c)
+	personID, giftID, err := childIDs(c, "gift", store.ErrGiftNotFound)
 	if err != nil {
 		return err
 	}
@@ -139,7 +130,7 @@ func (s *Server) handleGiftUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleGiftDelete(c echo.Context) error {
-	personID, giftID, err := giftIDs(c)
+	personID, giftID, err := childIDs(c, "gift", store.ErrGiftNotFound)
 	if err != nil {
 		return err
 	}

@@ -34,15 +34,6 @@ func lifeEventResponse(c echo.Context, status int, ev store.LifeEvent) error {
 	return c.JSON(status, dataBody[lifeEventJSON]{lifeEventOut(&ev)})
 }
 
-// lifeEventIDs reads the person and event ids of a nested life event route.
-func lifeEventIDs(c echo.Context) (personID, eventID int64, err error) {
-	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
-		return 0, 0, err
-	}
-	eventID, err = pathID(c, "event", store.ErrLifeEventNotFound)
-	return personID, eventID, err
-}
-
 // lifeEventInput reads the fields of a life event, the same on create and
 // on update, which replaces: what is not sent is cleared.
 func lifeEventInput(p *params) store.LifeEventInput {
@@ -81,7 +72,7 @@ func (s *Server) handleLifeEventList(c echo.Context) error {
 }
 
 func (s *Server) handleLifeEventShow(c echo.Context) error {
-	personID, eventID, err := lifeEventIDs(c)
+	personID, eventID, err := childIDs(c, "event", store.ErrLifeEventNotFound)
 	if err != nil {
 		return err
 	}
@@ -115,7 +106,7 @@ func (s *Server) handleLifeEventCreate(c echo.Context) error {
 
 func (s *Server) handleLifeEventUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), account(c)
-	personID, eventID, err := lifeEventIDs(c)
+	personID, eventID, err := childIDs(c, "event", store.ErrLifeEventNotFound)
 	if err != nil {
 		return err
 	}
@@ -135,7 +126,7 @@ func (s *Server) handleLifeEventUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleLifeEventDelete(c echo.Context) error {
-	personID, eventID, err := lifeEventIDs(c)
+	personID, eventID, err := childIDs(c, "event", store.ErrLifeEventNotFound)
 	if err != nil {
 		return err
 	}

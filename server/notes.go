@@ -25,15 +25,6 @@ func noteOut(n store.Note) noteJSON {
 	return noteJSON{ID: n.ID, Object: "note", Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
 }
 
-// noteIDs reads the person and note ids of a nested note route.
-func noteIDs(c echo.Context) (personID, noteID int64, err error) {
-	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
-		return 0, 0, err
-	}
-	noteID, err = pathID(c, "note", store.ErrNoteNotFound)
-	return personID, noteID, err
-}
-
 // noteContent reads the required content, trimmed, line breaks kept.
 func noteContent(p *params) string {
 	return p.require("content", p.longText("content", maxNote))
@@ -66,7 +57,7 @@ func (s *Server) handleNoteList(c echo.Context) error {
 }
 
 func (s *Server) handleNoteShow(c echo.Context) error {
-	personID, noteID, err := noteIDs(c)
+	personID, noteID, err := childIDs(c, "note", store.ErrNoteNotFound)
 	if err != nil {
 		return err
 	}
@@ -100,7 +91,7 @@ func (s *Server) handleNoteCreate(c echo.Context) error {
 
 func (s *Server) handleNoteUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), account(c)
-	personID, noteID, err := noteIDs(c)
+	personID, noteID, err := childIDs(c, "note", store.ErrNoteNotFound)
 	if err != nil {
 		return err
 	}
@@ -120,7 +111,7 @@ func (s *Server) handleNoteUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleNoteDelete(c echo.Context) error {
-	personID, noteID, err := noteIDs(c)
+	personID, noteID, err := childIDs(c, "note", store.ErrNoteNotFound)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/labstack/echo/v4"
+
+	"kith/store"
 )
 
 // Every row a request reaches is looked up within the caller's account,
@@ -36,4 +38,14 @@ func (s *Server) personExists(ctx context.Context, acct, id int64) func() error 
 		_, err := s.store.Person(ctx, acct, id)
 		return err
 	}
+}
+
+// childIDs reads the ids of a record under a person, /persons/:person/…/:param:
+// the person's first, so that a bad person is its 404 before the record's.
+func childIDs(c echo.Context, param string, notFound error) (personID, id int64, err error) {
+	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
+		return 0, 0, err
+	}
+	id, err = pathID(c, param, notFound)
+	return personID, id, err
 }

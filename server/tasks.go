@@ -47,15 +47,6 @@ func taskResponse(c echo.Context, status int, t store.Task) error {
 	return c.JSON(status, dataBody[taskJSON]{taskOut(&t)})
 }
 
-// taskIDs reads the person and task ids of a nested task route.
-func taskIDs(c echo.Context) (personID, taskID int64, err error) {
-	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
-		return 0, 0, err
-	}
-	taskID, err = pathID(c, "task", store.ErrTaskNotFound)
-	return personID, taskID, err
-}
-
 // taskInput reads the fields of a task; due_at takes a Unix time, a date
 // or an RFC 3339 time on both create and update.
 func taskInput(p *params) store.TaskInput {
@@ -95,7 +86,7 @@ func (s *Server) handleTaskList(c echo.Context) error {
 }
 
 func (s *Server) handleTaskShow(c echo.Context) error {
-	personID, taskID, err := taskIDs(c)
+	personID, taskID, err := childIDs(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
@@ -131,7 +122,7 @@ func (s *Server) handleTaskCreate(c echo.Context) error {
 // changes only when is_completed is sent.
 func (s *Server) handleTaskUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), account(c)
-	personID, taskID, err := taskIDs(c)
+	personID, taskID, err := childIDs(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
@@ -152,7 +143,7 @@ func (s *Server) handleTaskUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleTaskDelete(c echo.Context) error {
-	personID, taskID, err := taskIDs(c)
+	personID, taskID, err := childIDs(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}

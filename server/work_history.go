@@ -33,16 +33,6 @@ func workEntryResponse(c echo.Context, status int, w store.WorkEntry) error {
 	return c.JSON(status, dataBody[workEntryJSON]{workEntryOut(&w)})
 }
 
-// workEntryIDs reads the person and entry ids of a nested work history
-// route.
-func workEntryIDs(c echo.Context) (personID, entryID int64, err error) {
-	if personID, err = pathID(c, "person", store.ErrPersonNotFound); err != nil {
-		return 0, 0, err
-	}
-	entryID, err = pathID(c, "entry", store.ErrWorkEntryNotFound)
-	return personID, entryID, err
-}
-
 // workEntryInput reads the fields of an entry, the same on create and on
 // update, which replaces: what is not sent is cleared.
 func workEntryInput(p *params) store.WorkEntryInput {
@@ -87,7 +77,7 @@ func (s *Server) handleWorkHistoryList(c echo.Context) error {
 }
 
 func (s *Server) handleWorkEntryShow(c echo.Context) error {
-	personID, entryID, err := workEntryIDs(c)
+	personID, entryID, err := childIDs(c, "entry", store.ErrWorkEntryNotFound)
 	if err != nil {
 		return err
 	}
@@ -121,7 +111,7 @@ func (s *Server) handleWorkEntryCreate(c echo.Context) error {
 
 func (s *Server) handleWorkEntryUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), account(c)
-	personID, entryID, err := workEntryIDs(c)
+	personID, entryID, err := childIDs(c, "entry", store.ErrWorkEntryNotFound)
 	if err != nil {
 		return err
 	}
@@ -141,7 +131,7 @@ func (s *Server) handleWorkEntryUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleWorkEntryDelete(c echo.Context) error {
-	personID, entryID, err := workEntryIDs(c)
+	personID, entryID, err := childIDs(c, "entry", store.ErrWorkEntryNotFound)
 	if err != nil {
 		return err
 	}
