@@ -9,9 +9,11 @@ import (
 )
 
 // maxStmts bounds the statements a pool keeps. Every SQL string of the
-// store is a constant, so the code bounds them already (about 60); this
-// only keeps a future mistake from growing the cache for ever.
-const maxStmts = 200
+// store is a constant, so the code bounds them already (131 call sites
+// across both pools on 2026-11-24, and growing with the API); this only
+// keeps a future mistake from growing the cache for ever. Past the bound
+// statements run unprepared, so it must stay well above the code's count.
+const maxStmts = 400
 
 // pool is a *sql.DB that prepares each statement once and keeps it. The
 // profile of a task read showed SQLite spending more time parsing its
