@@ -123,6 +123,8 @@ func TestLogsRecordEachAction(t *testing.T) {
 	step(req{method: "DELETE", path: "/api/persons/" + p}, 404, "", "")
 	kept := id(step(req{method: "POST", path: "/api/persons?first_name=Kept&can_be_deleted=0"}, 201, "person_creation", "Created the person called Kept"))
 	step(req{method: "DELETE", path: "/api/persons/" + kept}, 403, "", "")
+	step(req{method: "PUT", path: "/api/administration/prune"}, 204, "account_pruning", "Deleted all persons and related data from your account")
+	step(req{method: "DELETE", path: "/api/persons/" + kept}, 404, "", "")
 
 	// Login and logout, even with a key in the header, write none.
 	step(req{method: "POST", path: "/api/login?email=ada@example.com&password=correct%20horse"}, 200, "", "")

@@ -119,4 +119,6 @@ func (s *Server) routes(corsOrigins []string) {
 
 	get("/api/administration/logs", s.handleLogList, auth)
 	get("/api/administration/logs/:log", s.handleLogShow, auth)
+
+	e.PUT("/api/administration/prune", s.handlePrune, auth)
 }
