@@ -181,17 +181,18 @@ func (s *Store) Login(ctx context.Context, email, password string) (User, error)
 	var u User
 	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
 		strings.ToLower(email)), &u)
-	if errors.Is(err, sql.ErrNoRows) {
-		// Compare anyway, so that an unknown email takes as long to refuse
-		// as a wrong password and does not reveal who has an account.
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return User{}, fmt.Errorf("store: login: %w", err)
+	}
+	if err != nil || !u.Joined() {
+		// Compare anyway, so that an unknown email, or an invited user's,
+		// takes as long to refuse as a wrong password and does not reveal
+		// who has an account.
 		s.dummyOnce.Do(func() {
 			s.dummyHash, _ = bcrypt.GenerateFromPassword([]byte(rand.Text()), s.PasswordCost)
 		})
 		bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
 		return User{}, ErrInvalidCredentials
-	}
-	if err != nil {
-		return User{}, fmt.Errorf("store: login: %w", err)
 	}
 	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
 		return User{}, ErrInvalidCredentials
