@@ -79,11 +79,17 @@ func (s *Server) handleLogin(c echo.Context) error {
 var errChecksBusy = errors.New("server: every password check is busy")
 
 // checkPassword runs the store's login, which spends a bcrypt comparison
-// (tens of milliseconds of one core, unknown emails included), in one of
-// the few slots of s.checks. Logins beyond them wait up to s.checkWait,
+// (tens of milliseconds of one core, unknown emails included), in a
+// password slot.
+func (s *Server) checkPassword(ctx context.Context, email, password string) (store.User, error) {
+	return s.inPasswordSlot(ctx, func() (store.User, error) { return s.login(ctx, email, password) })
+}
+
+// inPasswordSlot runs fn, which hashes or compares a password, in one of
+// the few slots of s.checks. Callers beyond them wait up to s.checkWait,
 // then get errChecksBusy: a crowd of logins, honest or not, cannot take
 // every core from the requests of users who already hold a key.
-func (s *Server) checkPassword(ctx context.Context, email, password string) (store.User, error) {
+func (s *Server) inPasswordSlot(ctx context.Context, fn func() (store.User, error)) (store.User, error) {
 	wait := time.NewTimer(s.checkWait)
 	defer wait.Stop()
 	select {
@@ -94,7 +100,7 @@ func (s *Server) checkPassword(ctx context.Context, email, password string) (sto
 		return store.User{}, ctx.Err()
 	}
 	defer func() { <-s.checks }()
-	return s.login(ctx, email, password)
+	return fn()
 }
 
 // handleLogout revokes the key that authenticated the request.

@@ -294,3 +294,13 @@ func FuzzGiftWrites(f *testing.F) {
 		{"status=&url=http://[::1", `{"name":null,"status":"idea","occasion":7,"url":"http://exa mple.com","date":true}`},
 	})
 }
+
+func FuzzInvitationWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/administration/users"}, {"PUT", "/api/administration/users/2/invite"}, {"POST", "/api/invitations/accept"},
+	}, [][2]string{
+		{"email=Pam@example.com&first_name=Pam&last_name=Beesly", `{"email":"pam@example.com","first_name":"Pam","last_name":"Beesly"}`},
+		{"token=AAAA&password=new+password", `{"token":"AAAA","password":"` + strings.Repeat("é", 37) + `"}`},
+		{"email=Pam+<pam@example.com>&first_name=&last_name=" + strings.Repeat("x", 300), `{"email":["x"],"token":null,"password":true}`},
+	})
+}

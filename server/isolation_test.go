@@ -84,6 +84,8 @@ var isolationMatrix = map[string][]string{
 	// Logs: each user's own.
 	"GET /api/administration/logs/:log":  {"account", "user"},
 	"HEAD /api/administration/logs/:log": {"account", "user"},
+	// Invitations: any user of the account may resend one, no outsider.
+	"PUT /api/administration/users/:user/invite": {"account"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -116,6 +118,8 @@ func TestIsolationMatrix(t *testing.T) {
 	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
 	journalBefore := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body
+	invited := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/users?email=new@example.com&first_name=N&last_name=C", key: adaKey}).json(t)["id"])
+	invitationsBefore := e.count(`SELECT sum(id) + count(*) FROM invitations`)
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -166,7 +170,7 @@ func TestIsolationMatrix(t *testing.T) {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
-			path = strings.NewReplacer(":log", logID).Replace(path)
+			path = strings.NewReplacer(":log", logID, ":user", invited).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)
@@ -190,6 +194,9 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	if journals := e.do(req{method: "GET", path: "/api/journals", key: bob}).body; strings.Contains(journals, "Ada's") {
 		t.Errorf("Bob's journals show Ada's: %s", journals)
+	}
+	if n := e.count(`SELECT sum(id) + count(*) FROM invitations`); n != invitationsBefore {
+		t.Errorf("intruders changed Ada's invitations")
 	}
 	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 0 {
 		t.Errorf("intruders made %d entries in Ada's journal", n)

@@ -124,6 +124,13 @@ func TestLogsRecordEachAction(t *testing.T) {
 	kept := id(step(req{method: "POST", path: "/api/persons?first_name=Kept&can_be_deleted=0"}, 201, "person_creation", "Created the person called Kept"))
 	step(req{method: "DELETE", path: "/api/persons/" + kept}, 403, "", "")
 	step(req{method: "PUT", path: "/api/administration/prune"}, 204, "account_pruning", "Deleted all persons and related data from your account")
+
+	invited := fmt.Sprint(step(req{method: "POST", path: "/api/administration/users?email=Pam@example.com&first_name=Pam&last_name=Beesly"}, 201,
+		"user_invitation", "Invited pam@example.com to the account")["id"])
+	step(req{method: "POST", path: "/api/administration/users?email=pam@example.com&first_name=Pam&last_name=Beesly"}, 422, "", "")
+	step(req{method: "PUT", path: "/api/administration/users/" + invited + "/invite"}, 200, "user_invitation_resend", "Resent invitation to pam@example.com")
+	step(req{method: "POST", path: pathOf(e.loggedLink()) + "&password=new+password"}, 200, "", "") // accepting: no entry
+	step(req{method: "PUT", path: "/api/administration/users/" + invited + "/invite"}, 409, "", "")
 	step(req{method: "DELETE", path: "/api/persons/" + kept}, 404, "", "")
 
 	// Login and logout, even with a key in the header, write none.

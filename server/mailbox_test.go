@@ -274,9 +274,9 @@ func (m received) parse(t *testing.T) parsedMail {
 	return out
 }
 
-var linkPattern = regexp.MustCompile(`https?://[^\s"<>]+/api/verify-email\?token=[A-Z0-9]+`)
+var linkPattern = regexp.MustCompile(`https?://[^\s"<>']+/api/(verify-email|invitations/accept)\?token=[A-Z0-9]+`)
 
-// link is the verification link of the plain-text part.
+// link is the verification or invitation link of the plain-text part.
 func (p parsedMail) link(t *testing.T) string {
 	t.Helper()
 	l := linkPattern.FindString(p.text)

@@ -324,6 +324,23 @@ func (p *params) password(key string, maxLen int) string {
 	return p.require(key, p.textFrom(p.raw, key, maxLen, anyControl))
 }
 
+// newPassword is a password being chosen: at least 8 characters and at
+// most 72 bytes, all that bcrypt reads (the message says characters, as
+// the contract does).
+func (p *params) newPassword(key string) string {
+	s := p.password(key, 72)
+	switch {
+	case s == "":
+	case len(s) > 72:
+		p.fail(key, "The "+attr(key)+" field must not be greater than 72 characters.")
+		return ""
+	case utf8.RuneCountInString(s) < 8:
+		p.fail(key, "The "+attr(key)+" field must be at least 8 characters.")
+		return ""
+	}
+	return s
+}
+
 // email is a required email address, lower-cased.
 func (p *params) email(key string, maxLen int) string {
 	s := p.requiredText(key, maxLen)

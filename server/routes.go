@@ -38,6 +38,7 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/openapi.json", s.handleOpenAPI)
 	e.POST("/api/login", s.handleLogin)
 	e.GET("/api/verify-email", s.handleVerifyEmail)
+	e.POST("/api/invitations/accept", s.handleInvitationAccept)
 
 	// A valid key needed. requireUser goes on each route rather than on a
 	// group, because echo answers a group's unknown paths through the
@@ -121,4 +122,6 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/administration/logs/:log", s.handleLogShow, auth)
 
 	e.PUT("/api/administration/prune", s.handlePrune, auth)
+	e.POST("/api/administration/users", s.handleUserInvite, auth)
+	e.PUT("/api/administration/users/:user/invite", s.handleInvitationResend, auth)
 }

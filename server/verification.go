@@ -57,29 +57,34 @@ func (s *Server) handleVerificationResend(c echo.Context) error {
 	return c.JSON(http.StatusAccepted, messageBody{"Verification link sent", http.StatusAccepted})
 }
 
-// sendVerification mails the link for secret to the user's (new) address,
-// in the background: a slow or failing mail server must neither hold the
-// response nor undo the change. A failure is logged, and the user can ask
-// for a new link. Without a mail server the link goes to the log.
+// sendVerification mails the link for secret to the user's (new) address.
+// A failure is logged, and the user can ask for a new link.
 func (s *Server) sendVerification(c echo.Context, u store.User, secret string) {
 	s.resends.Fail(strconv.FormatInt(u.ID, 10))
 	link := s.base(c) + "/api/verify-email?token=" + secret
-	log := s.log.With().Str("request_id", requestID(c)).Int64("user_id", u.ID).Str("to", u.Email).Logger()
+	s.deliver(c, u.ID, "verification", "the user can ask for a new link", link, verificationMail(u, link))
+}
+
+// deliver sends m, which carries the link of a kind (what) to the user
+// userID, in the background: a slow or failing mail server must neither
+// hold the response nor undo the change. A failure is logged with what the
+// user can do then (remedy). Without a mail server the link goes to the log.
+func (s *Server) deliver(c echo.Context, userID int64, what, remedy, link string, m Mail) {
+	log := s.log.With().Str("request_id", requestID(c)).Int64("user_id", userID).Str("to", m.To).Logger()
 	if s.mailer == nil {
-		log.Warn().Str("link", link).Msg("SMTP is not configured (smtp.host), so the verification link is logged instead of emailed")
+		log.Warn().Str("link", link).Msg("SMTP is not configured (smtp.host), so the " + what + " link is logged instead of emailed")
 		return
 	}
-	m := verificationMail(u, link)
 	s.mail.Add(1)
 	go func() {
 		defer s.mail.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), mailSendTimeout)
 		defer cancel()
 		if err := s.mailer.Send(ctx, m); err != nil {
-			log.Error().Err(err).Msg("sending the verification email failed; the user can ask for a new link")
+			log.Error().Err(err).Msg("sending the " + what + " email failed; " + remedy)
 			return
 		}
-		log.Info().Msg("verification email sent")
+		log.Info().Msg(what + " email sent")
 	}()
 }
 

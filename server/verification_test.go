@@ -108,7 +108,7 @@ func TestUnverifiedUserIsLockedOut(t *testing.T) {
 
 	exempt := map[string]bool{
 		"GET /api/health": true, "POST /api/login": true, "GET /api/verify-email": true, "GET /api/openapi.json": true,
-		"DELETE /api/logout": true, "POST /api/me/verification": true,
+		"DELETE /api/logout": true, "POST /api/me/verification": true, "POST /api/invitations/accept": true,
 		"HEAD /api/health": true, "HEAD /api/openapi.json": true,
 	}
 	tried := 0

@@ -1,0 +1,185 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+var (
+	errUserJoined        = &apiError{http.StatusConflict, "This user has already joined the account."}
+	errInvalidInvitation = &apiError{http.StatusForbidden, "This invitation link is invalid or has expired."}
+)
+
+// invitedUser is the answer to an invitation, without a data envelope, as
+// the reference system's.
+type invitedUser struct {
+	ID     int64  `json:"id"`
+	Object string `json:"object"`
+	Email  string `json:"email"`
+}
+
+func invitedJSON(u store.User) invitedUser { return invitedUser{u.ID, "user", u.Email} }
+
+// handleUserInvite creates an invited user in the caller's account and
+// sends them the invitation.
+func (s *Server) handleUserInvite(c echo.Context) error {
+	sess, _ := session(c)
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	in := store.Invitee{
+		Email:     p.email("email", 255),
+		FirstName: p.requiredText("first_name", 255),
+		LastName:  p.requiredText("last_name", 255),
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	inv, err := s.store.InviteUser(c.Request().Context(), sess.UserID, in)
+	if errors.Is(err, store.ErrEmailTaken) {
+		return invalid("email", "The email has already been taken.")
+	}
+	if err != nil {
+		return err
+	}
+	s.sendInvitation(c, inv)
+	return c.JSON(http.StatusCreated, invitedJSON(inv.User))
+}
+
+// handleInvitationResend sends a user of the account who has not joined a
+// new invitation; their earlier links stop working. A few emails per
+// invited user per window, so that the route cannot flood an address.
+func (s *Server) handleInvitationResend(c echo.Context) error {
+	ctx := c.Request().Context()
+	sess, _ := session(c)
+	id, err := pathID(c, "user", store.ErrUserNotFound)
+	if err != nil {
+		return err
+	}
+	// Who the user is comes before the budget, which would otherwise tell
+	// an outsider that another account's user exists.
+	u, err := s.store.User(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrUserNotFound) || err == nil && u.AccountID != sess.AccountID:
+		return store.ErrUserNotFound
+	case err != nil:
+		return err
+	case u.Joined():
+		return errUserJoined
+	}
+	if wait, blocked := s.resends.Blocked(invitationBudget(id)); blocked {
+		setRetryAfter(c, wait)
+		return errTooManyAttempts
+	}
+	inv, err := s.store.Reinvite(ctx, sess.UserID, id)
+	if errors.Is(err, store.ErrUserJoined) {
+		return errUserJoined
+	}
+	if err != nil {
+		return err
+	}
+	s.sendInvitation(c, inv)
+	return c.JSON(http.StatusOK, invitedJSON(inv.User))
+}
+
+// handleInvitationAccept spends an invitation link: its user chooses a
+// password and has joined. It needs no key: the link's secret is the proof.
+func (s *Server) handleInvitationAccept(c echo.Context) error {
+	p, err := readParams(c)
+	if err != nil {
+		return err
+	}
+	token := p.requiredText("token", 1024)
+	password := p.newPassword("password")
+	if err := p.err(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	_, err = s.inPasswordSlot(ctx, func() (store.User, error) {
+		return s.store.AcceptInvitation(ctx, token, password)
+	})
+	switch {
+	case errors.Is(err, errChecksBusy):
+		setRetryAfter(c, s.checkWait)
+		return errTooManyAttempts
+	case errors.Is(err, store.ErrInvitationInvalid):
+		return errInvalidInvitation
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, messageBody{"Invitation accepted", http.StatusOK})
+}
+
+// invitationBudget is the key that counts the invitation emails to a user.
+func invitationBudget(userID int64) string { return "invitation " + strconv.FormatInt(userID, 10) }
+
+// sendInvitation mails the invitation's link to the invited address.
+func (s *Server) sendInvitation(c echo.Context, inv store.Invitation) {
+	s.resends.Fail(invitationBudget(inv.User.ID))
+	link := s.base(c) + "/api/invitations/accept?token=" + inv.Secret
+	s.deliver(c, inv.User.ID, "invitation", "any user of the account can send a new invitation", link, invitationMail(inv, link))
+}
+
+// The invitation is built with fmt for the reason verificationText gives.
+const invitationText = `Hello %[1]s,
+
+%[2]s invited you to join their Kith, a personal relationship manager:
+the people in one's life, what one knows about them, and what one owes them.
+
+To join, choose a password (8 to 72 characters) and send it with this link
+within %[4]d hours:
+
+%[3]s
+
+For example, from a terminal:
+
+curl -X POST --data-urlencode 'password=your new password' '%[3]s'
+
+Then log in as %[5]s with that password. The link works once; if it has
+expired, ask %[2]s to send you a new invitation.
+
+Not expecting this? Then ignore this email: without the link nobody can
+use the account, and it has no password until you choose one.
+
+-- Kith, your personal relationship manager
+`
+
+const invitationHTML = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>You are invited to Kith</title></head>
+<body style="font-family: sans-serif; line-height: 1.5; max-width: 36em;">
+<p>Hello %[1]s,</p>
+<p><strong>%[2]s</strong> invited you to join their Kith, a personal relationship manager:
+the people in one's life, what one knows about them, and what one owes them.</p>
+<p>To join, choose a password (8 to 72 characters) and send it with this link within %[4]d hours:</p>
+<p><code>%[3]s</code></p>
+<p>For example, from a terminal:</p>
+<pre>curl -X POST --data-urlencode 'password=your new password' '%[3]s'</pre>
+<p>Then log in as <strong>%[5]s</strong> with that password. The link works once; if it has
+expired, ask %[2]s to send you a new invitation.</p>
+<p><strong>Not expecting this?</strong> Then ignore this email: without the link nobody can
+use the account, and it has no password until you choose one.</p>
+<p>&mdash; Kith, your personal relationship manager</p>
+</body>
+</html>
+`
+
+// invitationMail is the email that carries an invitation link.
+func invitationMail(inv store.Invitation, link string) Mail {
+	hours := store.InvitationTTL / 3600
+	u, esc := inv.User, html.EscapeString
+	return Mail{
+		To:      u.Email,
+		Subject: "Kith: " + inv.InvitedBy + " invited you",
+		Text:    fmt.Sprintf(invitationText, u.FirstName, inv.InvitedBy, link, hours, u.Email),
+		HTML:    fmt.Sprintf(invitationHTML, esc(u.FirstName), esc(inv.InvitedBy), esc(link), hours, esc(u.Email)),
+	}
+}
