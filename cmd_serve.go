@@ -187,9 +187,9 @@ func warnBaseURL(cfg *config.Config, log zerolog.Logger) {
 	if cfg.BaseURL != "" {
 		return
 	}
-	where := "verification links written to this log"
+	where := "verification and invitation links written to this log"
 	if cfg.SMTP() {
-		where = "verification links in emails"
+		where = "verification and invitation links in emails"
 	}
 	log.Warn().Msg("base_url is not set: links in responses and " + where +
 		" take their host from each request's Host header, which the client chooses; set base_url")
@@ -199,7 +199,7 @@ func warnBaseURL(cfg *config.Config, log zerolog.Logger) {
 // smtp.host is set.
 func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
 	if !cfg.SMTP() {
-		log.Info().Msg("smtp.host is not set: verification links will be written to this log")
+		log.Info().Msg("smtp.host is not set: verification and invitation links will be written to this log")
 		return nil
 	}
 	return server.NewSMTP(server.SMTPOptions{

@@ -202,9 +202,9 @@ func TestBaseURLWarning(t *testing.T) {
 		env  map[string]string
 		want string // "" for no warning
 	}{
-		{"without smtp", nil, "base_url is not set: links in responses and verification links written to this log take their host from each request's Host header"},
+		{"without smtp", nil, "base_url is not set: links in responses and verification and invitation links written to this log take their host from each request's Host header"},
 		{"with smtp", map[string]string{"KITH_SMTP_HOST": "127.0.0.1", "KITH_SMTP_FROM": "kith@example.com"},
-			"base_url is not set: links in responses and verification links in emails take their host from each request's Host header"},
+			"base_url is not set: links in responses and verification and invitation links in emails take their host from each request's Host header"},
 		{"with base_url", map[string]string{"KITH_BASE_URL": "https://kith.example.org"}, ""},
 	}
 	for _, tc := range cases {

@@ -22,7 +22,7 @@ func TestEmailChangeWithoutSMTP(t *testing.T) {
 	s := startServer(t, "--db", db)
 	base := "http://" + s.addr(t)
 	key := regexp.MustCompile(`API key:\s+(\S+)`).FindStringSubmatch(s.stdout.String())[1]
-	if !strings.Contains(s.stderr.String(), "verification links will be written to this log") {
+	if !strings.Contains(s.stderr.String(), "verification and invitation links will be written to this log") {
 		t.Errorf("the start does not say where links go: %s", s.stderr.String())
 	}
 

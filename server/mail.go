@@ -16,7 +16,7 @@ type Mail struct {
 }
 
 // Mailer delivers mail. A nil Mailer in Options means there is no mail
-// server: verification links then go to the log.
+// server: verification and invitation links then go to the log.
 type Mailer interface {
 	Send(ctx context.Context, m Mail) error
 }
