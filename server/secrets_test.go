@@ -24,6 +24,19 @@ func TestNoSecretsAtRest(t *testing.T) {
 	e.changeEmail(first, "new@example.com")
 	link := regexpLink(t, e.logs.String())
 	secrets = append(secrets, link[strings.Index(link, "=")+1:])
+	// An invitation that was accepted, with the password chosen, and one pending.
+	_, adminKey := e.user("admin@example.com") // Ada is unverified now
+	e.invite(adminKey, "pam@example.com")
+	accepted := e.loggedLink()
+	if r := e.do(req{method: "POST", path: pathOf(accepted) + "&password=pam%27s+secret+pw"}); r.code != 200 {
+		t.Fatalf("accept: %d %s", r.code, r.body)
+	}
+	e.invite(adminKey, "kevin@example.com")
+	pending := e.loggedLink()
+	for _, l := range []string{accepted, pending} {
+		secrets = append(secrets, l[strings.Index(l, "=")+1:])
+	}
+	secrets = append(secrets, "pam's secret pw")
 
 	// Each token's secret part, without the "<id>|" prefix, must be absent too.
 	for _, s := range secrets {
