@@ -83,13 +83,15 @@ func (s *Store) Gender(ctx context.Context, accountID, id int64) (Gender, error)
 }
 
 // CreateGender adds a gender to the account, after its others: its
-// position is the account's highest plus one.
+// position is the account's highest plus one, or the highest itself when
+// that is the largest integer, which a rename may set: one more would
+// overflow, and positions may be equal.
 func (s *Store) CreateGender(ctx context.Context, accountID int64, name string) (Gender, error) {
 	var g Gender
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		now := s.now()
 		err := scanGender(tx.QueryRowContext(ctx, `INSERT INTO genders (account_id, name, position, created_at, updated_at)
-			SELECT CAST(? AS BIGINT), CAST(? AS TEXT), coalesce(max(position), 0) + 1, CAST(? AS BIGINT), CAST(? AS BIGINT)
+			SELECT CAST(? AS BIGINT), CAST(? AS TEXT), coalesce(max(position), 0) + CASE WHEN max(position) = 9223372036854775807 THEN 0 ELSE 1 END, CAST(? AS BIGINT), CAST(? AS BIGINT)
 			FROM genders WHERE account_id = ?
 			RETURNING `+genderColumns, accountID, name, now, now, accountID), &g)
 		if isForeignKeyViolation(err) {

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -186,4 +187,31 @@ func TestPersonGender(t *testing.T) {
 			t.Errorf("%+v, %v", got.Gender, err)
 		}
 	})
+}
+
+// TestGenderAfterTheLargestPosition: a rename may set any position, the
+// largest integer too; a gender created then takes that position again
+// rather than overflowing.
+func TestGenderAfterTheLargestPosition(t *testing.T) {
+	s := newStore(t)
+	me := newUser(t, s)
+	gs, err := s.Genders(t.Context(), me.AccountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateGender(t.Context(), me.AccountID, gs[0].ID, "Last", math.MaxInt64); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		g, err := s.CreateGender(t.Context(), me.AccountID, "After")
+		if err != nil || g.Position != math.MaxInt64 {
+			t.Fatalf("created %+v, %v; want position %d", g, err, int64(math.MaxInt64))
+		}
+	}
+	if _, err := s.UpdateGender(t.Context(), me.AccountID, gs[1].ID, "First", math.MinInt64); err != nil {
+		t.Fatal(err)
+	}
+	if got := genderNames(t, s, me.AccountID); got[0] != "First" || got[len(got)-1] != "After" {
+		t.Errorf("order %q", got)
+	}
 }
