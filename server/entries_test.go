@@ -123,3 +123,27 @@ func TestEntryByDateRace(t *testing.T) {
 		t.Errorf("%d entries, want 1", rows)
 	}
 }
+
+// TestHeadMakesNoEntry: a HEAD, as a link checker or a prefetch sends it,
+// is refused on both entry paths and makes no entry and no log entry.
+func TestHeadMakesNoEntry(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	journal := e.journal(key, "Diary")
+	_, logged := e.logsOf(key)
+	for _, path := range []string{"/api/journals/" + journal + "/2040/4/4", "/api/journals/" + journal + "/entries/2040/4/4"} {
+		r := e.do(req{method: "HEAD", path: path, key: key})
+		if r.code != 405 || strings.Contains(r.header.Get("Allow"), "HEAD") || !strings.Contains(r.header.Get("Allow"), "GET") {
+			t.Errorf("HEAD %s: %d, Allow %q", path, r.code, r.header.Get("Allow"))
+		}
+	}
+	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 0 {
+		t.Errorf("HEAD made %d entries", n)
+	}
+	if _, total := e.logsOf(key); total != logged {
+		t.Errorf("HEAD logged: %d entries, want %d", total, logged)
+	}
+	if r := e.do(req{method: "GET", path: "/api/journals/" + journal + "/2040/4/4", key: key}); r.code != 201 {
+		t.Errorf("the GET after the HEADs: %d, want 201 (made now)", r.code)
+	}
+}

@@ -25,9 +25,11 @@ func (s *Server) routes(corsOrigins []string) {
 		limitBody, s.authenticate, s.limitRate)
 
 	// get serves GET and HEAD, which echo does not add by itself: HEAD
-	// runs the same handler and bodiless drops what it writes. Only
-	// verify-email is GET alone: its GET spends a single-use link, and the
-	// HEAD that a mail system's link checker sends must not.
+	// runs the same handler and bodiless drops what it writes. Two GETs
+	// are GET alone, since they change something that a HEAD (a mail
+	// system's link checker, a prefetch) must not: verify-email spends a
+	// single-use link, and a journal's entry by date is made by the first
+	// GET that asks for it.
 	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
 		e.GET(path, h, m...)
 		e.HEAD(path, h, m...)
@@ -115,8 +117,8 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/journals/:journal", s.handleJournalShow, auth)
 	e.PUT("/api/journals/:journal", s.handleJournalUpdate, auth)
 	e.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
-	get("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
-	get("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
+	e.GET("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
+	e.GET("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
 
 	get("/api/administration/logs", s.handleLogList, auth)
 	get("/api/administration/logs/:log", s.handleLogShow, auth)
