@@ -19,6 +19,7 @@ import (
 type newUserFlags struct {
 	email, firstName, lastName, password string
 	account                              int64
+	accountSet                           bool // --account 0 names no account; without the flag, a new one is made
 }
 
 func userCreateFlags(fs *flag.FlagSet) action {
@@ -29,6 +30,7 @@ func userCreateFlags(fs *flag.FlagSet) action {
 	fs.StringVar(&nu.password, "password", "", "the `PASSWORD`, 8 to 72 bytes; without it one is made and printed")
 	fs.Int64Var(&nu.account, "account", 0, "the `ID` of an existing account to join, sharing its persons, tasks and categories")
 	return func(ctx context.Context, cfg *config.Config, _ zerolog.Logger, stdout io.Writer) error {
+		fs.Visit(func(f *flag.Flag) { nu.accountSet = nu.accountSet || f.Name == "account" })
 		return createUser(ctx, cfg, nu, stdout)
 	}
 }
@@ -49,6 +51,9 @@ func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("user create needs %s", strings.Join(missing, ", "))
+	}
+	if nu.accountSet && nu.account <= 0 {
+		return fmt.Errorf("--account %d: no such account", nu.account)
 	}
 	generated := nu.password == ""
 	if generated {

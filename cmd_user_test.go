@@ -48,6 +48,8 @@ func TestUserCreateAndVerify(t *testing.T) {
 		{[]string{"user", "create", "--db", db, "--email", "nope", "--first-name", "X", "--last-name", "Y"}, 1, "not an email"},
 		{[]string{"user", "create", "--db", db, "--first-name", "X"}, 1, "--email"},
 		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "99"}, 1, "--account 99: no such account"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "0"}, 1, "--account 0: no such account"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "-1"}, 1, "--account -1: no such account"},
 		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "one"}, 2, "account"},
 		{[]string{"user", "create", "--db", db, "--bogus"}, 2, "bogus"},
 		{[]string{"user", "verify", "--db", db}, 1, "needs --email"},
