@@ -69,8 +69,8 @@ func scanLog(sc scanner, l *Log) error {
 	return nil
 }
 
-// Logs returns one page of the user's own log entries, newest first, and
-// how many the user has in all.
+// Logs returns one page of the user's own log entries, newest first
+// (created_at, then id, descending), and how many the user has in all.
 func (s *Store) Logs(ctx context.Context, userID, limit, offset int64) ([]Log, int64, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
 	if err != nil {
@@ -82,7 +82,7 @@ func (s *Store) Logs(ctx context.Context, userID, limit, offset int64) ([]Log, i
 		return nil, 0, fmt.Errorf("store: count logs: %w", err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+logColumns+` FROM logs l JOIN users u ON u.id = l.user_id
-		WHERE l.user_id = ? ORDER BY l.id DESC LIMIT ? OFFSET ?`, userID, limit, offset)
+		WHERE l.user_id = ? ORDER BY l.created_at DESC, l.id DESC LIMIT ? OFFSET ?`, userID, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list logs: %w", err)
 	}

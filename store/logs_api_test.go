@@ -2,7 +2,10 @@ package store_test
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"kith/store"
 )
@@ -70,5 +73,33 @@ func TestLogs(t *testing.T) {
 	}
 	if got, err := s.Log(t.Context(), me.ID, first.ID); err != nil || got.Name != "New Name" {
 		t.Errorf("name after a rename: %q, %v", got.Name, err)
+	}
+}
+
+// TestLogsNewestFirst: newest is the latest created_at, then the highest
+// id; a clock set back gives a later id an earlier time.
+func TestLogsNewestFirst(t *testing.T) {
+	s := newStore(t)
+	me := newUser(t, s)
+	ctx := store.WithActor(t.Context(), me.ID)
+	for _, step := range []struct {
+		name string
+		at   time.Duration
+	}{{"late", time.Hour}, {"early", 0}, {"early too", 0}} {
+		setClock(s, t0.Add(step.at))
+		if _, err := s.CreatePerson(ctx, me.AccountID, personIn(step.name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs, _, err := s.Logs(t.Context(), me.ID, 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range logs {
+		got = append(got, strings.TrimPrefix(l.Description, "Created the person called "))
+	}
+	if want := []string{"late", "early too", "early"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("order %q, want %q", got, want)
 	}
 }
