@@ -52,10 +52,11 @@ func giftInput(p *params) store.GiftInput {
 	return in
 }
 
-// absoluteURL reports whether s has a scheme, "://" and a host.
+// absoluteURL reports whether s has a scheme, "://" and a host: a port
+// or user alone ("http://:80", "http://u@:80") is no host.
 func absoluteURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && u.Scheme != "" && u.Host != "" && strings.HasPrefix(s[len(u.Scheme):], "://")
+	return err == nil && u.Scheme != "" && u.Hostname() != "" && strings.HasPrefix(s[len(u.Scheme):], "://")
 }
 
 func (s *Server) handleGiftList(c echo.Context) error {

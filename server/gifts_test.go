@@ -52,6 +52,9 @@ func TestGiftCreate(t *testing.T) {
 			errBody(422, "The url field must not be greater than 255 characters.")},
 		{"a url without a scheme", post("name=x&status=idea&url=example.com"), 422, badURL},
 		{"a url without a host", post("name=x&status=idea&url=https:///path"), 422, badURL},
+		{"a url with a port but no host", postJSON(`{"name":"x","status":"idea","url":"http://:80"}`), 422, badURL},
+		{"a url with a user but no host", postJSON(`{"name":"x","status":"idea","url":"http://u@:80/x"}`), 422, badURL},
+		{"a url with an IPv6 host and a port", postJSON(`{"name":"x","status":"idea","url":"http://[::1]:80/x"}`), 201, []string{`"url":"http://[::1]:80/x"`}},
 		{"a url without //", post("name=x&status=idea&url=mailto:ada@example.com"), 422, badURL},
 		{"a url with a space", postJSON(`{"name":"x","status":"idea","url":"https://exa mple.com"}`), 422, badURL},
 		{"name of the wrong type", postJSON(`{"name":{"a":1},"status":"idea"}`), 422, errBody(422, "The name field must be a string.")},
@@ -64,8 +67,8 @@ func TestGiftCreate(t *testing.T) {
 		{"another account's person", req{method: "POST", path: "/api/persons/" + bobs + "/gifts?name=x&status=idea", key: key}, 404, errBody(404, "Person not found.")},
 		{"a person id that is not a number", req{method: "POST", path: "/api/persons/-1/gifts?name=x&status=idea", key: key}, 404, errBody(404, "Person not found.")},
 	})
-	if n := e.count(`SELECT count(*) FROM gifts`); n != 5 {
-		t.Errorf("%d gifts, want the 5 that got 201", n)
+	if n := e.count(`SELECT count(*) FROM gifts`); n != 6 {
+		t.Errorf("%d gifts, want the 6 that got 201", n)
 	}
 }
 
