@@ -97,7 +97,9 @@ func (s *Server) handleInvitationAccept(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	token := p.requiredText("token", 1024)
+	// Any text, as long as a body may be: a wrong token, whatever its
+	// length or characters, is the 403 below, not a 422.
+	token := p.password("token", maxBodyBytes)
 	password := p.newPassword("password")
 	if err := p.err(); err != nil {
 		return err
