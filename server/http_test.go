@@ -24,6 +24,10 @@ func TestRoutingErrors(t *testing.T) {
 		{"unknown route with a key", req{method: "GET", path: "/api/nothing", key: token}, 404, errBody(404, "Not found.")},
 		{"wrong method", req{method: "POST", path: "/api/me", key: token}, 405, errBody(405, "Method not allowed.")},
 		{"wrong method on a public route", req{method: "DELETE", path: "/api/health"}, 405, errBody(405, "Method not allowed.")},
+		{"a segment after an id", req{method: "GET", path: "/api/administration/genders/3/x", key: token}, 404, errBody(404, "Not found.")},
+		{"a segment after an id, with a method the id's route lacks", req{method: "POST", path: "/api/persons/1/notes/1/x", key: token}, 404, errBody(404, "Not found.")},
+		{"a segment after a date", req{method: "GET", path: "/api/journals/1/2025/1/1/1", key: token}, 404, errBody(404, "Not found.")},
+		{"a segment after an id, without a key", req{method: "DELETE", path: "/api/administration/genders/3/x"}, 404, errBody(404, "Not found.")},
 		{"errors are JSON whatever Accept says", req{method: "GET", path: "/api/me", header: map[string]string{"Accept": "text/html"}},
 			401, errBody(401, "Unauthenticated.")},
 	})

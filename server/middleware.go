@@ -153,6 +153,21 @@ func recoverPanic(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// wholeSegments answers 404 to a path with more segments than the route
+// it reached: echo lets a route's last parameter take the rest of the
+// path, so /genders/3/x reached the gender route with the id "3/x" (a 404
+// that named a gender, or a 405 for another method), while it is no route
+// of Kith's at all.
+func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		route := c.Path()
+		if strings.Contains(route, ":") && strings.Count(c.Request().URL.Path, "/") > strings.Count(route, "/") {
+			return echo.ErrNotFound
+		}
+		return next(c)
+	}
+}
+
 // limitBody refuses bodies over maxBodyBytes: at once when the declared
 // length is over, else when reading passes the limit.
 func limitBody(next echo.HandlerFunc) echo.HandlerFunc {

@@ -22,7 +22,7 @@ func (s *Server) routes(corsOrigins []string) {
 			ExposeHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", echo.HeaderRetryAfter, echo.HeaderXRequestID},
 			MaxAge:        86400,
 		}),
-		limitBody, s.authenticate, s.limitRate)
+		limitBody, s.authenticate, s.limitRate, wholeSegments)
 
 	// get serves GET and HEAD, which echo does not add by itself: HEAD
 	// runs the same handler and bodiless drops what it writes. Two GETs
