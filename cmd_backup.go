@@ -26,7 +26,7 @@ func backup(ctx context.Context, cfg *config.Config, out string, stdout io.Write
 		return errors.New("backup needs --out FILE")
 	}
 	if err := store.Backup(ctx, cfg.DB, out); err != nil {
-		return fmt.Errorf("backup of %s: %w", cfg.DB, err)
+		return fmt.Errorf("backup of %s: %w", store.Redacted(cfg.DB), err)
 	}
 	fi, err := os.Stat(out)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kith/config"
+	"kith/store"
 )
 
 // migrateFlags: migrate has only the flags of every command.
@@ -31,6 +32,6 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s is at schema version %d\n", cfg.DB, v)
+	fmt.Fprintf(stdout, "%s is at schema version %d\n", store.Redacted(cfg.DB), v)
 	return nil
 }

@@ -45,7 +45,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	}
 	defer st.Close()
 	if len(applied) > 0 {
-		log.Info().Strs("migrations", applied).Str("db", cfg.DB).Msg("database migrated")
+		log.Info().Strs("migrations", applied).Str("db", store.Redacted(cfg.DB)).Msg("database migrated")
 	}
 
 	logFileLimit(cfg, log)
@@ -105,7 +105,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 			errc <- hs.Serve(server.JSONErrors(limited))
 		}
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", cfg.DB).
+	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", store.Redacted(cfg.DB)).
 		Str("version", version).Msg("listening")
 
 	select {

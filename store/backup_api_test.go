@@ -140,6 +140,7 @@ func openBackup(t *testing.T, path string) *store.Store {
 }
 
 func TestBackup(t *testing.T) {
+	sqliteOnly(t)
 	t.Run("copies what was committed, live, into a private file", func(t *testing.T) {
 		f := newBackupFixture(t)
 		// The source is still open: its last writes may be in the WAL only.
@@ -224,6 +225,7 @@ func TestBackup(t *testing.T) {
 }
 
 func TestCheckBackup(t *testing.T) {
+	sqliteOnly(t)
 	f := newBackupFixture(t)
 	for _, tc := range []struct {
 		name string
@@ -265,6 +267,7 @@ func TestCheckBackup(t *testing.T) {
 }
 
 func TestRestore(t *testing.T) {
+	sqliteOnly(t)
 	t.Run("replaces the database and keeps the old one with its WAL", func(t *testing.T) {
 		f := newBackupFixture(t)
 		later := newPerson(t, f.s, f.user.AccountID, "After")
@@ -438,6 +441,7 @@ func walOnly(t *testing.T) (string, store.User, int) {
 // TestRestoreReadsTheWAL: a backup file with a -wal beside it is checked
 // and restored as SQLite reads it, WAL and all, and is left as it was.
 func TestRestoreReadsTheWAL(t *testing.T) {
+	sqliteOnly(t)
 	src, u, n := walOnly(t)
 	before, _ := os.ReadFile(src)
 	walBefore, _ := os.ReadFile(src + "-wal")

@@ -8,7 +8,6 @@ package store_test
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // t0 is the fixed time every test store starts at.
@@ -24,19 +24,24 @@ var t0 = time.Unix(1_800_000_000, 0).UTC()
 // testPassword is the password of every fixture user.
 const testPassword = "password1"
 
-// newStore opens and migrates a store on a new file, with the clock fixed
-// at t0 and cheap password hashes.
+// TestMain runs the store's tests on SQLite and, with
+// KITH_TEST_POSTGRES_URL set, again on PostgreSQL.
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// newStore opens and migrates a store on a new database of this run's
+// engine, with the clock fixed at t0 and cheap password hashes.
 func newStore(t *testing.T) *store.Store {
 	t.Helper()
 	s, _ := newStoreAt(t)
 	return s
 }
 
-// newStoreAt is newStore that also returns the database's path.
+// newStoreAt is newStore that also returns the db value that opens the
+// database again (a file path, or a PostgreSQL URL).
 func newStoreAt(t *testing.T) (*store.Store, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "kith.db")
-	s, err := store.Open(t.Context(), path)
+	where := storetest.Fresh(t)
+	s, err := store.Open(t.Context(), where)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +51,15 @@ func newStoreAt(t *testing.T) (*store.Store, string) {
 	if _, err := s.Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	return s, path
+	return s, where
+}
+
+// sqliteOnly skips a test of what only SQLite has (files, backups).
+func sqliteOnly(t *testing.T) {
+	t.Helper()
+	if storetest.Postgres() {
+		t.Skip("SQLite only")
+	}
 }
 
 // setClock fixes the store's clock at now.

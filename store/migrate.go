@@ -15,8 +15,9 @@ import (
 //go:embed migrations
 var migrationFiles embed.FS
 
-// migrationDir is the folder of the engine this binary runs on.
-const migrationDir = "migrations/sqlite"
+// sqliteMigrations is the folder of SQLite's migrations, which SQLite
+// files (backups) are checked against whatever the engine of the store.
+const sqliteMigrations = "migrations/sqlite"
 
 type migration struct {
 	version int
@@ -34,8 +35,8 @@ const noForeignKeys = "-- kith: foreign keys off"
 
 // migrations returns the embedded migrations in version order. Their file
 // names are NNNN_name.sql.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, migrationDir)
+func migrations(dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, dir)
 	if err != nil {
 		return nil, fmt.Errorf("store: read migrations: %w", err)
 	}
@@ -47,7 +48,7 @@ func migrations() ([]migration, error) {
 		if !ok || err != nil || v <= 0 {
 			return nil, fmt.Errorf("store: migration %q is not named NNNN_name.sql", e.Name())
 		}
-		body, err := migrationFiles.ReadFile(migrationDir + "/" + e.Name())
+		body, err := migrationFiles.ReadFile(dir + "/" + e.Name())
 		if err != nil {
 			return nil, fmt.Errorf("store: read migration %s: %w", e.Name(), err)
 		}
@@ -70,18 +71,26 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 // migrateTo is Migrate that stops after the migration upTo, 0 for none;
 // tests build the databases of older versions with it.
 func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
-	ms, err := migrations()
+	ms, err := migrations(s.eng.migrationDir())
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKithSchema(ctx, s.w); err != nil {
+	if err := s.checkKithSchema(ctx); err != nil {
 		return nil, err
 	}
-	_, err = s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version    INTEGER PRIMARY KEY,
-		name       TEXT    NOT NULL,
-		applied_at INTEGER NOT NULL
-	)`)
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		// Under the migration lock: two PostgreSQL instances creating the
+		// table at once would otherwise collide in the catalog.
+		if err := s.eng.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.Tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    INTEGER PRIMARY KEY,
+			name       TEXT    NOT NULL,
+			applied_at BIGINT  NOT NULL
+		)`)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: create schema_migrations: %w", err)
 	}
@@ -104,8 +113,11 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 		ran := false
 		apply := func() error {
 			return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-				// Read again under the write lock: another process opening the
-				// same new database may have applied it since.
+				// Read again under the lock: another process opening the same
+				// new database may have applied it since.
+				if err := s.eng.lockMigrations(ctx, tx); err != nil {
+					return fmt.Errorf("store: lock for migrations: %w", err)
+				}
 				v, err := schemaVersion(ctx, tx)
 				if err != nil || v >= m.version {
 					return err
@@ -149,7 +161,7 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 // SchemaVersion returns the highest applied migration, 0 for none (also
 // on a database never migrated).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
-	ok, err := hasTable(ctx, s.r, "schema_migrations")
+	ok, err := s.eng.hasTable(ctx, s.r, "schema_migrations")
 	if err != nil || !ok {
 		return 0, err
 	}
@@ -163,4 +175,26 @@ func schemaVersion(ctx context.Context, q queryer) (int, error) {
 		return 0, fmt.Errorf("store: schema version: %w", err)
 	}
 	return v, nil
+}
+
+// checkKithSchema refuses a database that is neither empty nor Kith's: one
+// with tables but no schema_migrations, or with a schema_migrations that
+// another tool made (golang-migrate's has version and dirty). Migrating it
+// would add Kith's tables, and an admin, to someone else's data.
+func (s *Store) checkKithSchema(ctx context.Context) error {
+	kith, tables, err := s.eng.tables(ctx, s.w)
+	if err != nil {
+		return fmt.Errorf("store: read the schema: %w", err)
+	}
+	switch {
+	case kith == 3:
+		return nil
+	case kith > 0 || tables.Valid:
+		what := "a schema_migrations table that is not Kith's"
+		if tables.Valid {
+			what = "tables (" + tables.String + ") but no Kith schema_migrations"
+		}
+		return fmt.Errorf("store: the database is not a Kith database: it has %s; point db at a new file or at a Kith database", what)
+	}
+	return nil // empty
 }

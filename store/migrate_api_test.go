@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // openRaw opens a store on path without migrating it.
@@ -39,6 +40,7 @@ func versionOf(t *testing.T, name string) int {
 
 func TestOpen(t *testing.T) {
 	t.Run("creates a database readable by its owner only", func(t *testing.T) {
+		sqliteOnly(t)
 		path := filepath.Join(t.TempDir(), "new.db")
 		openRaw(t, path)
 		fi, err := os.Stat(path)
@@ -82,6 +84,7 @@ func TestOpen(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			sqliteOnly(t)
 			s, err := store.Open(t.Context(), tc.path(t.TempDir()))
 			if err == nil {
 				s.Close()
@@ -143,7 +146,7 @@ func TestMigrate(t *testing.T) {
 // migration must be applied once, and no store may fail for another's.
 func TestMigrateConcurrently(t *testing.T) {
 	for run := range 30 {
-		path := filepath.Join(t.TempDir(), "kith.db")
+		path := storetest.Fresh(t)
 		stores := []*store.Store{openRaw(t, path), openRaw(t, path), openRaw(t, path)}
 		applied := make([][]string, len(stores))
 		errs := make([]error, len(stores))
@@ -174,13 +177,13 @@ func TestMigrateConcurrently(t *testing.T) {
 
 func TestSchemaVersion(t *testing.T) {
 	t.Run("an unmigrated database is at version 0", func(t *testing.T) {
-		s := openRaw(t, filepath.Join(t.TempDir(), "kith.db"))
+		s := openRaw(t, storetest.Fresh(t))
 		if v, err := s.SchemaVersion(t.Context()); err != nil || v != 0 {
 			t.Errorf("version %d, %v; want 0", v, err)
 		}
 	})
 	t.Run("a migrated database is at its last migration", func(t *testing.T) {
-		s := openRaw(t, filepath.Join(t.TempDir(), "kith.db"))
+		s := openRaw(t, storetest.Fresh(t))
 		applied, err := s.Migrate(t.Context())
 		if err != nil {
 			t.Fatal(err)
@@ -196,7 +199,7 @@ func TestPing(t *testing.T) {
 		wantErr(t, newStore(t).Ping(t.Context()), nil)
 	})
 	t.Run("a store never migrated does not", func(t *testing.T) {
-		if err := openRaw(t, filepath.Join(t.TempDir(), "kith.db")).Ping(t.Context()); err == nil {
+		if err := openRaw(t, storetest.Fresh(t)).Ping(t.Context()); err == nil {
 			t.Error("Ping says a database without Kith's tables is fine")
 		}
 	})
@@ -242,7 +245,11 @@ func TestUnavailable(t *testing.T) {
 	if checkErr == nil {
 		t.Fatal("a bad marital status was accepted")
 	}
-	_, openErr := store.Open(t.Context(), t.TempDir()) // a directory: SQLite cannot open it
+	bad := t.TempDir() // a directory: SQLite cannot open it
+	if storetest.Postgres() {
+		bad = "postgres://kith@127.0.0.1:1/kith?connect_timeout=2" // nothing listens on port 1
+	}
+	_, openErr := store.Open(t.Context(), bad)
 	if openErr == nil {
 		t.Fatal("a directory opened as a database")
 	}
@@ -257,7 +264,7 @@ func TestUnavailable(t *testing.T) {
 		{"a taken email is not", store.ErrEmailTaken, false},
 		{"a cancelled context is not", context.Canceled, false},
 		{"a constraint the request broke is not", checkErr, false},
-		{"a database file that cannot be opened is", openErr, true},
+		{"a database that cannot be opened is", openErr, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := store.Unavailable(tc.err); got != tc.want {

@@ -60,7 +60,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	s := &Store{w: newPool(w), r: newPool(r), Now: time.Now, PasswordCost: bcrypt.DefaultCost}
+	s := &Store{w: newPool(w), r: newPool(r), eng: sqliteEngine{}, Now: time.Now, PasswordCost: bcrypt.DefaultCost}
 	s.writes = newWriter(s)
 	return s, nil
 }
@@ -83,8 +83,17 @@ func openPool(ctx context.Context, path string, writer bool, n int) (*sql.DB, er
 	return db, nil
 }
 
+// sqliteEngine is what differs on SQLite.
+type sqliteEngine struct{}
+
+func (sqliteEngine) migrationDir() string { return "migrations/sqlite" }
+
+// lockMigrations has nothing to do: the writer's BEGIN IMMEDIATE holds
+// SQLite's one write lock already.
+func (sqliteEngine) lockMigrations(context.Context, *txn) error { return nil }
+
 // hasTable reports whether the database has a table of this name.
-func hasTable(ctx context.Context, q queryer, name string) (bool, error) {
+func (sqliteEngine) hasTable(ctx context.Context, q queryer, name string) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n)
 	if err != nil {
@@ -93,49 +102,30 @@ func hasTable(ctx context.Context, q queryer, name string) (bool, error) {
 	return n > 0, nil
 }
 
-// checkKithSchema refuses a database that is neither empty nor Kith's: one
-// with tables but no schema_migrations, or with a schema_migrations that
-// another tool made (golang-migrate's has version and dirty). Migrating it
-// would add Kith's tables, and an admin, to someone else's data.
-func checkKithSchema(ctx context.Context, q queryer) error {
+func (sqliteEngine) tables(ctx context.Context, q queryer) (kith int, others sql.NullString, err error) {
 	// One statement: its read of sqlite_schema loads the schema another
 	// process may have changed, which pragma_table_info alone would not.
-	var kith int
-	var tables sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT
+	err = q.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM pragma_table_info('schema_migrations')
 			WHERE name IN ('version', 'name', 'applied_at')),
 		(SELECT group_concat(name, ', ') FROM (
 			SELECT name FROM sqlite_schema
 			WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' AND name <> 'schema_migrations'
-			ORDER BY name LIMIT 5))`).Scan(&kith, &tables)
-	if err != nil {
-		return fmt.Errorf("store: read the schema: %w", err)
-	}
-	switch {
-	case kith == 3:
-		return nil
-	case kith > 0 || tables.Valid:
-		what := "a schema_migrations table that is not Kith's"
-		if tables.Valid {
-			what = "tables (" + tables.String + ") but no Kith schema_migrations"
-		}
-		return fmt.Errorf("store: the database is not a Kith database: it has %s; point db at a new file or at a Kith database", what)
-	}
-	return nil // empty
+			ORDER BY name LIMIT 5))`).Scan(&kith, &others)
+	return kith, others, err
 }
 
 // isUniqueViolation reports whether err is a UNIQUE constraint's refusal.
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || pgCode(err) == "23505"
 }
 
 // isForeignKeyViolation reports whether err is a FOREIGN KEY constraint's
 // refusal: a row named by id went away, or never was.
 func isForeignKeyViolation(err error) bool {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY || pgCode(err) == "23503"
 }
 
 // Unavailable reports whether err means the database cannot do its work
@@ -145,7 +135,7 @@ func isForeignKeyViolation(err error) bool {
 func Unavailable(err error) bool {
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
-		return false
+		return pgUnavailable(err)
 	}
 	switch se.Code() & 0xff { // the primary code of an extended one
 	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN,

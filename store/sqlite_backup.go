@@ -19,6 +19,9 @@ import (
 // checked, synced and only then linked to out, which must not exist: a
 // file at out is never clobbered and never half-written.
 func Backup(ctx context.Context, db, out string) error {
+	if IsPostgres(db) {
+		return ErrPostgresBackup
+	}
 	src, err := SQLitePath(db)
 	if err != nil {
 		return err
@@ -112,7 +115,7 @@ func checkFile(ctx context.Context, path, name string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s is not a Kith database: %w", name, err)
 	}
-	ms, err := migrations()
+	ms, err := migrations(sqliteMigrations)
 	if err != nil {
 		return 0, err
 	}
@@ -187,6 +190,9 @@ func settle(ctx context.Context, from, to string) (err error) {
 // dst's name: what was checked is what is installed. What was at dst is
 // kept beside it, with its WAL, as dst.before-restore-<stamp>.
 func Restore(ctx context.Context, from, db, stamp string) (kept string, err error) {
+	if IsPostgres(db) {
+		return "", ErrPostgresRestore
+	}
 	dst, err := SQLitePath(db)
 	if err != nil {
 		return "", err

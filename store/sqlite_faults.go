@@ -21,7 +21,7 @@ const probeSize = 64 << 10
 // write fault it tells whether writing works again, without waiting for a
 // client to try. Two transactions, because a row removed in the
 // transaction that wrote it never reaches the disk.
-func (s *Store) probeWrite(ctx context.Context) error {
+func (sqliteEngine) probeWrite(ctx context.Context, s *Store) error {
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO health_probe (filler) VALUES (zeroblob(?))`, probeSize)
 		return err

@@ -18,8 +18,12 @@ type ExposedFile struct {
 // hold password hashes and everyone's relationships, and the directory
 // they are in. Kith creates them readable by their owner only; one made
 // otherwise (by hand, by an older Kith, by a chmod) is the operator's to
-// tighten. A file that does not exist is not listed.
+// tighten. A file that does not exist is not listed, and a PostgreSQL
+// database has no file of Kith's.
 func Exposed(db string) ([]ExposedFile, error) {
+	if IsPostgres(db) {
+		return nil, nil
+	}
 	path, err := SQLitePath(db)
 	if err != nil {
 		return nil, err

@@ -57,8 +57,12 @@ func LockPath(dbPath string) string {
 //
 // SQLite's own locking keeps concurrent writers consistent; this lock is for
 // what SQLite cannot see, such as a second server on the same file or a
-// restore that swaps the file under a running one.
+// restore that swaps the file under a running one. On PostgreSQL there is
+// nothing to lock: any number of servers may share its database.
 func Lock(db string) (release func() error, err error) {
+	if IsPostgres(db) {
+		return func() error { return nil }, nil
+	}
 	dbPath, err := SQLitePath(db)
 	if err != nil {
 		return nil, err

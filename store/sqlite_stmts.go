@@ -29,6 +29,22 @@ type pool struct {
 	// queries counts the statements run, so that tests can hold a list to
 	// one query however long it is.
 	queries atomic.Int64
+
+	// bind rewrites ? into the engine's placeholders (PostgreSQL's $n);
+	// with it the pool keeps no statements, since pgx keeps each
+	// connection's own. nil on SQLite.
+	bind *binder
+	// snapshot is the isolation a read-only transaction asks for, so that
+	// all its reads see one snapshot; SQLite's transactions always do.
+	snapshot sql.IsolationLevel
+}
+
+// sql is query in the engine's placeholders.
+func (p *pool) sql(query string) string {
+	if p.bind == nil {
+		return query
+	}
+	return p.bind.sql(query)
 }
 
 func newPool(d *sql.DB) *pool { return &pool{DB: d, stmts: make(map[string]*sql.Stmt)} }
@@ -47,7 +63,7 @@ func (p *pool) prepare(ctx context.Context, query string) *sql.Stmt {
 	if st := p.kept(query); st != nil {
 		return st
 	}
-	if strings.Contains(query, ";") {
+	if p.bind != nil || strings.Contains(query, ";") {
 		return nil
 	}
 	st, err := p.DB.PrepareContext(ctx, query)
@@ -69,7 +85,7 @@ func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sq
 	if st := p.prepare(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
-	return p.DB.QueryContext(ctx, query, args...)
+	return p.DB.QueryContext(ctx, p.sql(query), args...)
 }
 
 func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
@@ -77,7 +93,7 @@ func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *
 	if st := p.prepare(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
-	return p.DB.QueryRowContext(ctx, query, args...)
+	return p.DB.QueryRowContext(ctx, p.sql(query), args...)
 }
 
 func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -85,11 +101,14 @@ func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.
 	if st := p.prepare(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
-	return p.DB.ExecContext(ctx, query, args...)
+	return p.DB.ExecContext(ctx, p.sql(query), args...)
 }
 
 // BeginTx starts a transaction whose queries use the kept statements.
 func (p *pool) BeginTx(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
+	if opts != nil && opts.ReadOnly && p.snapshot != sql.LevelDefault {
+		opts = &sql.TxOptions{ReadOnly: true, Isolation: p.snapshot}
+	}
 	tx, err := p.DB.BeginTx(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -119,6 +138,9 @@ type txn struct {
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	if t.pool.bind != nil {
+		return nil
+	}
 	if st := t.pool.kept(query); st != nil {
 		return t.Tx.StmtContext(ctx, st)
 	}
@@ -131,7 +153,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
-	return t.Tx.QueryContext(ctx, query, args...)
+	return t.Tx.QueryContext(ctx, t.pool.sql(query), args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
@@ -139,7 +161,7 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
-	return t.Tx.QueryRowContext(ctx, query, args...)
+	return t.Tx.QueryRowContext(ctx, t.pool.sql(query), args...)
 }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -147,7 +169,7 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
-	return t.Tx.ExecContext(ctx, query, args...)
+	return t.Tx.ExecContext(ctx, t.pool.sql(query), args...)
 }
 
 // end commits (or rolls back) and then keeps what the transaction missed.

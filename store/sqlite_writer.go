@@ -11,9 +11,6 @@ import (
 // maxBatch bounds the writes that share one commit.
 const maxBatch = 64
 
-// ErrClosed is returned for a write to a closed store.
-var ErrClosed = errors.New("store: closed")
-
 // writer runs every write transaction on the one writer connection. The
 // writes that queue up while a commit waits for the disk are run together
 // in one transaction, each in a savepoint of its own, and committed once:

@@ -39,7 +39,7 @@ func TestBatchIsolatesWrites(t *testing.T) {
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
 	ctx := context.Background()
-	errs := s.writes.commit([]*job{insertJob(ctx, nil), insertJob(ctx, refused), insertJob(gone, nil), insertJob(ctx, nil)})
+	errs := s.writes.(*writer).commit([]*job{insertJob(ctx, nil), insertJob(ctx, refused), insertJob(gone, nil), insertJob(ctx, nil)})
 	if errs[0] != nil || !errors.Is(errs[1], refused) || !errors.Is(errs[2], context.Canceled) || errs[3] != nil {
 		t.Fatalf("errors %v", errs)
 	}
@@ -59,7 +59,7 @@ func TestPanicFailsOnlyItsWrite(t *testing.T) {
 		}
 		panic("boom")
 	}}
-	errs := s.writes.commit([]*job{insertJob(ctx, nil), boom, insertJob(ctx, nil)})
+	errs := s.writes.(*writer).commit([]*job{insertJob(ctx, nil), boom, insertJob(ctx, nil)})
 	if errs[0] != nil || errs[1] == nil || errs[2] != nil {
 		t.Fatalf("errors %v, want only the panicking write's", errs)
 	}
@@ -67,7 +67,7 @@ func TestPanicFailsOnlyItsWrite(t *testing.T) {
 		t.Errorf("%d accounts, want the 2 of the writes that did not panic", n)
 	}
 	// Alone in its batch, a panic rolls back the transaction.
-	if errs := s.writes.commit([]*job{boom}); errs[0] == nil {
+	if errs := s.writes.(*writer).commit([]*job{boom}); errs[0] == nil {
 		t.Error("a lone panicking write succeeded")
 	}
 	if n := countAccounts(t, s); n != 2 {
@@ -87,7 +87,7 @@ func TestBatchFailsWhole(t *testing.T) {
 		}
 		return errors.New("after a rollback")
 	}}
-	errs := s.writes.commit([]*job{insertJob(ctx, nil), breaks})
+	errs := s.writes.(*writer).commit([]*job{insertJob(ctx, nil), breaks})
 	if errs[0] == nil {
 		t.Error("a write committed although its transaction was rolled back")
 	}
@@ -131,7 +131,7 @@ func TestBatchIsolatesDatabaseErrors(t *testing.T) {
 				_, err := tx.ExecContext(ctx, stmt)
 				return err
 			}}
-			errs := s.writes.commit([]*job{insertJob(ctx, nil), refused, insertJob(ctx, nil), refused, insertJob(ctx, nil)})
+			errs := s.writes.(*writer).commit([]*job{insertJob(ctx, nil), refused, insertJob(ctx, nil), refused, insertJob(ctx, nil)})
 			if errs[0] != nil || errs[1] == nil || errs[2] != nil || errs[3] == nil || errs[4] != nil {
 				t.Fatalf("errors %v, want only the refused writes'", errs)
 			}

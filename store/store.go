@@ -9,12 +9,15 @@
 // constant, so that the prepared statements kept for them are bounded by
 // the code.
 //
-// What depends on the database engine lives in the files named sqlite_*.go:
-// opening and the connection pragmas, the single writer and its group
-// commit, the kept statements, the mapping of the driver's error codes to
-// this package's errors, backup and restore, and the health write probe.
-// They are the only files that import a database driver. The migrations of
-// each engine sit in migrations/<engine>/.
+// What depends on the database engine lives in the files named sqlite_*.go
+// and postgres*.go: opening and the connection settings, how writes are
+// committed (SQLite's single writer and its group commit, a transaction of
+// its own per write on PostgreSQL), the kept statements and the rewriting
+// of ? into $n, the mapping of the driver's error codes to this package's
+// errors, backup and restore, and the health write probe; the engine
+// interface names what the shared code asks of them. They are the only
+// files that import a database driver. The migrations of each engine sit
+// in migrations/<engine>/, version for version.
 package store
 
 import (
@@ -27,6 +30,9 @@ import (
 	"sync/atomic"
 	"time"
 )
+
+// ErrClosed is returned for a write to a closed store.
+var ErrClosed = errors.New("store: closed")
 
 // ErrNotFound is matched by every error that reports a missing row.
 var ErrNotFound = errors.New("store: not found")
@@ -48,8 +54,9 @@ var (
 
 // Store is Kith's database. Every exported method is one transaction.
 type Store struct {
-	w *pool // one connection: SQLite has one writer, and queuing here avoids SQLITE_BUSY
-	r *pool // readers, which WAL lets run beside the writer
+	w   *pool // SQLite: one connection, its one writer, and queuing here avoids SQLITE_BUSY; PostgreSQL: r
+	r   *pool // readers, which WAL lets run beside the writer
+	eng engine
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -60,13 +67,38 @@ type Store struct {
 	dummyHash []byte // of the same cost as real ones, for Login's timing
 
 	writeFault atomic.Bool // the last write failed for want of storage
-	writes     *writer
+	writes     writes
 }
 
-// Open opens the database that db names, creating it if needed: a file
-// path, or the same with a "sqlite:" prefix, is a SQLite database. It does
-// not apply migrations; call Migrate.
+// writes runs write transactions: SQLite's group-committing writer, or a
+// transaction per write on PostgreSQL.
+type writes interface {
+	do(ctx context.Context, fn func(context.Context, *txn) error) error
+	close()
+}
+
+// engine is what the shared code asks of the database engine.
+type engine interface {
+	migrationDir() string
+	hasTable(ctx context.Context, q queryer, name string) (bool, error)
+	// tables counts the columns of a Kith schema_migrations (3 for Kith's)
+	// and names up to five other tables, for checkKithSchema.
+	tables(ctx context.Context, q queryer) (kith int, others sql.NullString, err error)
+	// lockMigrations keeps other processes from migrating until tx ends.
+	lockMigrations(ctx context.Context, tx *txn) error
+	// probeWrite tells whether a write goes through again after one failed
+	// for want of storage.
+	probeWrite(ctx context.Context, s *Store) error
+}
+
+// Open opens the database that db names: a postgres:// or postgresql://
+// URL is a PostgreSQL database; a file path, or the same with a "sqlite:"
+// prefix, is a SQLite database, created if needed. It does not apply
+// migrations; call Migrate.
 func Open(ctx context.Context, db string) (*Store, error) {
+	if IsPostgres(db) {
+		return openPostgres(ctx, db)
+	}
 	path, err := SQLitePath(db)
 	if err != nil {
 		return nil, err
@@ -89,9 +121,9 @@ func SQLitePath(db string) (string, error) {
 		}
 		return rest, nil
 	case found && (scheme == "postgres" || scheme == "postgresql"):
-		return "", errors.New("store: db is a PostgreSQL URL, and this kith runs on SQLite only for now: set db to a file path such as kith.db")
+		return "", errors.New("store: db is a PostgreSQL URL, not a SQLite file")
 	case found && strings.HasPrefix(rest, "//"):
-		return "", fmt.Errorf("store: db %s://… names an engine kith does not know: use a file path (SQLite)", scheme)
+		return "", fmt.Errorf("store: db %s://… names an engine kith does not know: use a file path (SQLite) or a postgres:// URL", scheme)
 	case db == "":
 		return "", errors.New("store: db is empty: set it to a file path such as kith.db")
 	}
@@ -101,6 +133,9 @@ func SQLitePath(db string) (string, error) {
 // Close finishes the writes under way and closes both pools.
 func (s *Store) Close() error {
 	s.writes.close()
+	if s.r == s.w {
+		return s.r.Close()
+	}
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -112,7 +147,7 @@ func (s *Store) Ping(ctx context.Context) error {
 		return err
 	}
 	if s.writeFault.Load() {
-		return s.probeWrite(ctx)
+		return s.eng.probeWrite(ctx, s)
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func TestMigrateIsIdempotent(t *testing.T) {
 		t.Fatalf("second migrate applied %v, %v", applied, err)
 	}
 	v, err := s.SchemaVersion(ctx)
-	ms, _ := migrations()
+	ms, _ := migrations(sqliteMigrations)
 	if err != nil || v != ms[len(ms)-1].version {
 		t.Errorf("version %d, %v", v, err)
 	}
@@ -348,7 +348,7 @@ func TestMigrateRefusesAForeignDatabase(t *testing.T) {
 				t.Fatalf("applied %v, %v; want a refusal", applied, err)
 			}
 			for _, table := range []string{"accounts", "users", "persons"} {
-				if ok, err := hasTable(context.Background(), s.r, table); err != nil || ok {
+				if ok, err := s.eng.hasTable(context.Background(), s.r, table); err != nil || ok {
 					t.Errorf("table %s created in a foreign database (%v)", table, err)
 				}
 			}

@@ -292,5 +292,10 @@ func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, erro
 		creds = &Credentials{User: u, Password: password, Token: token}
 		return nil
 	})
+	if errors.Is(err, ErrEmailTaken) {
+		// No user was there, yet the email is: another process's Bootstrap
+		// made the first user meanwhile (PostgreSQL lets two run at once).
+		return nil, nil
+	}
 	return creds, err
 }

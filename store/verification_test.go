@@ -20,7 +20,7 @@ func TestMigrationKeepsExistingUsersVerified(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"0001_init.sql", "0002_persons_tasks.sql"} {
-		body, err := migrationFiles.ReadFile(migrationDir + "/" + name)
+		body, err := migrationFiles.ReadFile(sqliteMigrations + "/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}

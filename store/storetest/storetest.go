@@ -1,0 +1,167 @@
+// Package storetest opens fresh stores for tests, on the engine the test
+// run is for: SQLite always, and PostgreSQL too when KITH_TEST_POSTGRES_URL
+// names a server. Main runs a package's tests once per engine, and Open
+// gives each test a database of its own (a file, or a schema), so that
+// tests stay independent and may run in parallel.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for schemas and counts
+
+	"kith/store"
+)
+
+// The variables that choose the engine.
+const (
+	// PostgresURL names the PostgreSQL server (a database a test user may
+	// create schemas in) that the PostgreSQL run uses.
+	PostgresURL = "KITH_TEST_POSTGRES_URL"
+	// engineVar is set by Main for the run it starts on PostgreSQL.
+	engineVar = "KITH_TEST_ENGINE"
+)
+
+// Postgres reports whether this run is the PostgreSQL one.
+func Postgres() bool { return os.Getenv(engineVar) == "postgres" }
+
+// Engine names this run's engine, for messages.
+func Engine() string {
+	if Postgres() {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// Main runs the package's tests on SQLite, then, when KITH_TEST_POSTGRES_URL
+// is set, runs the same test binary again on PostgreSQL. Without the
+// variable it prints one line saying PostgreSQL was skipped, and with
+// CI=true that fails the run: CI must not pass for want of a server.
+func Main(m *testing.M) {
+	if Postgres() {
+		os.Exit(m.Run())
+	}
+	code := m.Run()
+	if os.Getenv(PostgresURL) == "" {
+		if os.Getenv("CI") == "true" {
+			fmt.Println("storetest: CI=true but KITH_TEST_POSTGRES_URL is not set: the PostgreSQL run cannot be skipped")
+			os.Exit(1)
+		}
+		fmt.Println("storetest: KITH_TEST_POSTGRES_URL is not set: the tests ran on SQLite only, PostgreSQL skipped")
+		os.Exit(code)
+	}
+	fmt.Println("storetest: the same tests again, on PostgreSQL")
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), engineVar+"=postgres")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// DB is a test's database: its store, and where it is.
+type DB struct {
+	Store *store.Store
+	// Where is the db value that opens it again: a file path, or a
+	// PostgreSQL URL whose search_path is the test's own schema.
+	Where string
+}
+
+// Open opens a fresh, migrated store for t on this run's engine, closed
+// (and on PostgreSQL dropped) when t ends.
+func Open(t testing.TB) DB {
+	t.Helper()
+	where := Fresh(t)
+	st, err := store.Open(context.Background(), where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return DB{Store: st, Where: where}
+}
+
+// Fresh returns the db value of a new, empty database for t: a file under
+// t.TempDir, or a new schema of the PostgreSQL database, dropped when t
+// ends (after the stores that t opened on it are closed).
+func Fresh(t testing.TB) string {
+	t.Helper()
+	if !Postgres() {
+		return filepath.Join(t.TempDir(), "kith.db")
+	}
+	base := os.Getenv(PostgresURL)
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := "t_" + strings.ToLower(rand.Text()[:16])
+	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
+		admin.Close()
+		t.Fatalf("storetest: create schema on %s: %v", PostgresURL, err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err != nil {
+			t.Errorf("storetest: drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Count runs a query that counts, with ? placeholders, on the database at
+// where, beside the store and not through it: what a test reads there is
+// what the database holds.
+func Count(t testing.TB, where, query string, args ...any) int {
+	t.Helper()
+	driver, dsn := "sqlite", "file:"+where+"?mode=ro"
+	if store.IsPostgres(where) {
+		driver, dsn, query = "pgx", where, dollars(query)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n sql.NullInt64
+	if err := db.QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatalf("storetest: %s: %v", query, err)
+	}
+	return int(n.Int64)
+}
+
+// dollars numbers the ? of a test's query; tests put none in literals.
+func dollars(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
