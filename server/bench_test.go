@@ -29,9 +29,10 @@ type benchData struct {
 }
 
 func newBenchData(b *testing.B, persons, tasks int) *benchData {
+	sqliteOnly(b) // it seeds the SQLite file directly
 	e := newEnv(b, func(o *Options) { o.Logger = zerolog.New(io.Discard) })
 	u, key := e.user("bench@example.com")
-	d, err := sql.Open("sqlite", "file:"+e.path+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	d, err := sql.Open("sqlite", "file:"+e.where+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,12 +2,10 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +16,7 @@ import (
 
 	"kith/rate"
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // clock is a fixed clock that tests move by hand.
@@ -45,22 +44,14 @@ type env struct {
 	st    *store.Store
 	clock *clock
 	logs  *strings.Builder
-	path  string // of the database file
+	where string // the database's db value: a file, or a PostgreSQL URL
 }
 
 // newEnv starts a server with rate limiting off unless opts turn it on.
 func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "kith.db")
-	st, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.Open(t)
+	st := db.Store
 	clk := &clock{t: time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)}
 	st.Now = clk.Now
 	st.PasswordCost = 4 // bcrypt's minimum: the tests test logic, not bcrypt
@@ -79,7 +70,7 @@ func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	o.Logins.Now = clk.Now
 	srv := New(o)
 	srv.resends.Now = clk.Now
-	return &env{t: t, srv: srv, st: st, clock: clk, logs: logs, path: path}
+	return &env{t: t, srv: srv, st: st, clock: clk, logs: logs, where: db.Where}
 }
 
 type syncWriter struct {
@@ -252,17 +243,20 @@ func errBody(status int, message string) []string {
 	return []string{strings.TrimSuffix(string(b), "}"), `"status":` + strconv.Itoa(status)}
 }
 
-// count runs a count query on the database file itself, beside the store.
+// count runs a count query on the database itself, beside the store.
 func (e *env) count(query string, args ...any) int {
 	e.t.Helper()
-	db, err := sql.Open("sqlite", "file:"+e.path+"?mode=ro")
-	if err != nil {
-		e.t.Fatal(err)
+	return storetest.Count(e.t, e.where, query, args...)
+}
+
+// TestMain runs the HTTP tests on SQLite and, with KITH_TEST_POSTGRES_URL
+// set, again on PostgreSQL: bad input must get the same answers on both.
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// sqliteOnly skips a test of what only SQLite has (its files).
+func sqliteOnly(t testing.TB) {
+	t.Helper()
+	if storetest.Postgres() {
+		t.Skip("SQLite only")
 	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow(query, args...).Scan(&n); err != nil {
-		e.t.Fatal(err)
-	}
-	return n
 }

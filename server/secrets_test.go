@@ -11,6 +11,7 @@ import (
 // reads every file of the database, the WAL included, byte by byte: no
 // key, password or verification secret may be in any of them.
 func TestNoSecretsAtRest(t *testing.T) {
+	sqliteOnly(t) // it reads the database's files
 	e := newEnv(t)
 	_, first := e.user("ada@example.com")
 	var secrets []string
@@ -44,7 +45,7 @@ func TestNoSecretsAtRest(t *testing.T) {
 			secrets = append(secrets, secret)
 		}
 	}
-	files, _ := filepath.Glob(e.path + "*")
+	files, _ := filepath.Glob(e.where + "*")
 	if len(files) < 2 {
 		t.Fatalf("want the database and its WAL, found %v", files)
 	}
@@ -63,7 +64,7 @@ func TestNoSecretsAtRest(t *testing.T) {
 	if err := e.st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(e.path)
+	b, err := os.ReadFile(e.where)
 	if err != nil {
 		t.Fatal(err)
 	}
