@@ -66,7 +66,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	}
 
 	warnBaseURL(cfg, log)
-	srv := server.New(server.Options{
+	o := server.Options{
 		Store:          st,
 		Limiter:        rate.New(cfg.RatePerMinute),
 		Logins:         rate.NewAttempts(5, time.Minute),
@@ -78,7 +78,13 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 
 		MaxConns:        cfg.MaxConnections,
 		MaxConnsPerAddr: cfg.MaxConnectionsPerIP,
-	})
+	}
+	if store.IsPostgres(cfg.DB) {
+		// Every server on the database counts together: a client does not
+		// get N times the limit from N servers.
+		o.ShareLimits(st, cfg.RatePerMinute)
+	}
+	srv := server.New(o)
 	if cfg.PprofAddr != "" {
 		stopPprof, err := servePprof(cfg.PprofAddr, log)
 		if err != nil {

@@ -66,10 +66,19 @@ func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	for _, f := range opts {
 		f(&o)
 	}
-	o.Limiter.Now = clk.Now
-	o.Logins.Now = clk.Now
 	srv := New(o)
-	srv.resends.Now = clk.Now
+	// The in-memory limits read the test's clock; the shared ones read the
+	// store's, which is the same.
+	for _, l := range []any{srv.limiter, srv.logins, srv.accounts, srv.resends} {
+		switch l := l.(type) {
+		case *rate.Limiter:
+			l.Now = clk.Now
+		case *rate.Attempts:
+			l.Now = clk.Now
+		case *rate.Backoff:
+			l.Now = clk.Now
+		}
+	}
 	return &env{t: t, srv: srv, st: st, clock: clk, logs: logs, where: db.Where}
 }
 

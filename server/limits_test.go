@@ -21,7 +21,7 @@ func (e *env) loginAs(email, password, remote string) resp {
 
 func TestLoginFromManyAddressesOfOneSlash64IsThrottledAsOne(t *testing.T) {
 	e := newEnv(t)
-	e.srv.accounts.Now = e.clock.Now
+	// newEnv set the accounts backoff on the test clock
 	e.user("ada@example.com")
 	first429 := 0
 	for i := range 300 {
@@ -57,7 +57,7 @@ func TestRateLimitCountsAnIPv6Slash64AsOneClient(t *testing.T) {
 
 func TestLoginBacksOffPerAccountFromAnyAddress(t *testing.T) {
 	e := newEnv(t)
-	e.srv.accounts.Now = e.clock.Now
+	// newEnv set the accounts backoff on the test clock
 	e.user("ada@example.com")
 	var r resp
 	n := 0

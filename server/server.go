@@ -24,12 +24,12 @@ const maxBodyBytes = 1 << 20
 // Options are what the server is built from: plain values, wired in main.
 type Options struct {
 	Store   *store.Store
-	Limiter *rate.Limiter  // requests per user or client address
-	Logins  *rate.Attempts // failed logins per email and client address
+	Limiter RequestLimiter // requests per user or client address
+	Logins  Throttle       // failed logins per email and client address
 	// Accounts backs off failed logins per email from any address; nil
 	// allows 10, then blocks for 1 s doubling up to a minute, and forgets
 	// after 15 minutes without a failure.
-	Accounts *rate.Backoff
+	Accounts Throttle
 	// PasswordChecks is how many logins may compare a password hash at
 	// once; 0 is one per CPU. A login waits up to PasswordWait (0: 1 s)
 	// for a turn, then gets 429.
@@ -41,7 +41,7 @@ type Options struct {
 	MaxConnsPerAddr int
 	// Resends counts verification emails per user; nil allows 3 in 15
 	// minutes.
-	Resends *rate.Attempts
+	Resends Throttle
 	// Mailer sends verification emails; nil writes the links to the log.
 	Mailer Mailer
 	Logger zerolog.Logger
@@ -58,14 +58,14 @@ type Options struct {
 type Server struct {
 	echo    *echo.Echo
 	store   *store.Store
-	limiter *rate.Limiter
-	logins  *rate.Attempts
+	limiter RequestLimiter
+	logins  Throttle
 	// accounts, checks, checkWait and login: see Options and checkPassword.
-	accounts  *rate.Backoff
+	accounts  Throttle
 	checks    chan struct{}
 	checkWait time.Duration
 	login     func(ctx context.Context, email, password string) (store.User, error)
-	resends   *rate.Attempts
+	resends   Throttle
 	conns     *connLimiter
 	mailer    Mailer
 	mail      sync.WaitGroup // emails being sent
@@ -91,7 +91,7 @@ func New(o Options) *Server {
 		baseURL:   o.BaseURL,
 	}
 	if s.accounts == nil {
-		s.accounts = rate.NewBackoff(10, time.Second, time.Minute, 15*time.Minute)
+		s.accounts = rate.NewBackoff(accountFree, accountBase, accountCeiling, accountForget)
 	}
 	checks := o.PasswordChecks
 	if checks <= 0 {
@@ -102,7 +102,7 @@ func New(o Options) *Server {
 		s.checkWait = time.Second
 	}
 	if s.resends == nil {
-		s.resends = rate.NewAttempts(3, 15*time.Minute)
+		s.resends = rate.NewAttempts(resendMax, resendWindow)
 	}
 	trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
 	for _, cidr := range o.TrustedProxies {

@@ -271,6 +271,14 @@ func (postgresEngine) lockMigrations(ctx context.Context, tx *txn) error {
 	return err
 }
 
+// tryJobLock takes a transaction-level advisory lock if no other server
+// holds it: session locks would need the pool's connection kept.
+func (postgresEngine) tryJobLock(ctx context.Context, tx *txn, job int64) (bool, error) {
+	var ok bool
+	err := tx.QueryRowContext(ctx, `SELECT pg_try_advisory_xact_lock(CAST(? AS BIGINT))`, job).Scan(&ok)
+	return ok, err
+}
+
 // probeWrite asks whether the server takes writes: a standby, or a
 // primary set read-only, does not.
 func (postgresEngine) probeWrite(ctx context.Context, s *Store) error {

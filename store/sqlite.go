@@ -92,6 +92,10 @@ func (sqliteEngine) migrationDir() string { return "migrations/sqlite" }
 // SQLite's one write lock already.
 func (sqliteEngine) lockMigrations(context.Context, *txn) error { return nil }
 
+// tryJobLock always has the lock: one server has a SQLite database, and
+// its writer runs one transaction at a time.
+func (sqliteEngine) tryJobLock(context.Context, *txn, int64) (bool, error) { return true, nil }
+
 // hasTable reports whether the database has a table of this name.
 func (sqliteEngine) hasTable(ctx context.Context, q queryer, name string) (bool, error) {
 	var n int

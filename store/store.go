@@ -66,8 +66,9 @@ type Store struct {
 	dummyOnce sync.Once
 	dummyHash []byte // of the same cost as real ones, for Login's timing
 
-	writeFault atomic.Bool // the last write failed for want of storage
-	writes     writes
+	writeFault   atomic.Bool  // the last write failed for want of storage
+	limitsPruned atomic.Int64 // when this server last pruned the rate limits, Unix ms
+	writes       writes
 }
 
 // writes runs write transactions: SQLite's group-committing writer, or a
@@ -89,7 +90,15 @@ type engine interface {
 	// probeWrite tells whether a write goes through again after one failed
 	// for want of storage.
 	probeWrite(ctx context.Context, s *Store) error
+	// tryJobLock reports whether tx holds, until it ends, the lock of a
+	// background job that one server at a time must run.
+	tryJobLock(ctx context.Context, tx *txn, job int64) (bool, error)
 }
+
+// The background jobs, as lock ids of tryJobLock.
+const (
+	jobPruneLimits int64 = 4823618 + iota
+)
 
 // Open opens the database that db names: a postgres:// or postgresql://
 // URL is a PostgreSQL database; a file path, or the same with a "sqlite:"

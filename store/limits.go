@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// The counts of rate limits and login throttles, in the database so that
+// every server on it counts together (see migration 0015). Each call is
+// one statement outside any transaction: a request pays one round trip for
+// its limit. Times are the store's clock in Unix milliseconds.
+
+// Bucket is what one request got from its key's bucket.
+type Bucket struct {
+	Allowed    bool
+	Remaining  int
+	RetryAfter time.Duration // when refused: until a whole token is back
+}
+
+// TakeToken takes one token from key's bucket of perMinute tokens, which
+// refills continuously and starts full.
+func (s *Store) TakeToken(ctx context.Context, key string, perMinute int) (Bucket, error) {
+	now := s.Now().UnixMilli()
+	full := int64(perMinute) * 1000
+	per := int64(perMinute)
+	// avail is the bucket refilled up to now, at most full; one statement
+	// decides, so that two servers taking the last token cannot both get it.
+	const avail = `CASE WHEN b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 > CAST(? AS BIGINT) THEN CAST(? AS BIGINT)
+		ELSE b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 END`
+	var b Bucket
+	var millis int64
+	err := s.w.QueryRowContext(ctx, `INSERT INTO rate_buckets AS b (key, millis, at_ms, allowed)
+		VALUES (?, CAST(? AS BIGINT), CAST(? AS BIGINT), TRUE)
+		ON CONFLICT (key) DO UPDATE SET
+			millis = CASE WHEN `+avail+` >= 1000 THEN `+avail+` - 1000 ELSE `+avail+` END,
+			allowed = `+avail+` >= 1000,
+			at_ms = EXCLUDED.at_ms
+		RETURNING millis, allowed`,
+		key, full-1000, now,
+		per, full, full, per, per, full, full, per, per, full, full, per, per, full, full, per).Scan(&millis, &b.Allowed)
+	if err != nil {
+		return Bucket{}, fmt.Errorf("store: take a token: %w", err)
+	}
+	b.Remaining = int(millis / 1000)
+	if !b.Allowed {
+		b.RetryAfter = time.Duration((1000-millis)*60/per) * time.Millisecond
+	}
+	go s.pruneLimits(context.WithoutCancel(ctx), now) // off the request's time
+	return b, nil
+}
+
+// Failures is what a key's failures are now.
+type Failures struct {
+	Count int64
+	Until time.Time // the window's end (CountFailure), or a block's (BlockFailures)
+}
+
+// CountFailure counts one failure of key, in a window of its own that the
+// first failure opens and that lasts window (sinceLast false), or that
+// each failure renews (sinceLast true: a count forgotten after window
+// without a failure).
+func (s *Store) CountFailure(ctx context.Context, kind, key string, window time.Duration, sinceLast bool) (Failures, error) {
+	now := s.Now().UnixMilli()
+	w := window.Milliseconds()
+	var f Failures
+	var until int64
+	err := s.w.QueryRowContext(ctx, `INSERT INTO rate_failures AS f (kind, key, count, first_ms, last_ms, until_ms)
+		VALUES (?, ?, 1, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))
+		ON CONFLICT (kind, key) DO UPDATE SET
+			count = CASE WHEN (CASE WHEN CAST(? AS BOOLEAN) THEN f.last_ms + CAST(? AS BIGINT) ELSE f.until_ms END) <= EXCLUDED.last_ms
+				THEN 1 ELSE f.count + 1 END,
+			first_ms = CASE WHEN (CASE WHEN CAST(? AS BOOLEAN) THEN f.last_ms + CAST(? AS BIGINT) ELSE f.until_ms END) <= EXCLUDED.last_ms
+				THEN EXCLUDED.first_ms ELSE f.first_ms END,
+			until_ms = CASE WHEN CAST(? AS BOOLEAN) THEN f.until_ms
+				WHEN f.until_ms <= EXCLUDED.last_ms THEN EXCLUDED.until_ms ELSE f.until_ms END,
+			last_ms = EXCLUDED.last_ms
+		RETURNING count, until_ms`,
+		kind, key, now, now, windowEnd(now, w, sinceLast),
+		sinceLast, w, sinceLast, w, sinceLast).Scan(&f.Count, &until)
+	if err != nil {
+		return Failures{}, fmt.Errorf("store: count a failure: %w", err)
+	}
+	f.Until = time.UnixMilli(until)
+	return f, nil
+}
+
+// windowEnd is where a new row's until_ms starts: the window's end, or
+// for counts since the last failure, no block yet.
+func windowEnd(now, window int64, sinceLast bool) int64 {
+	if sinceLast {
+		return 0
+	}
+	return now + window
+}
+
+// BlockFailures blocks key until until.
+func (s *Store) BlockFailures(ctx context.Context, kind, key string, until time.Time) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE rate_failures SET until_ms = CAST(? AS BIGINT) WHERE kind = ? AND key = ?`,
+		until.UnixMilli(), kind, key)
+	if err != nil {
+		return fmt.Errorf("store: block: %w", err)
+	}
+	return nil
+}
+
+// FailuresOf returns key's failures; none is a zero count.
+func (s *Store) FailuresOf(ctx context.Context, kind, key string) (Failures, error) {
+	var f Failures
+	var until int64
+	err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(count), 0), coalesce(max(until_ms), 0) FROM rate_failures
+		WHERE kind = ? AND key = ?`, kind, key).Scan(&f.Count, &until)
+	if err != nil {
+		return Failures{}, fmt.Errorf("store: read failures: %w", err)
+	}
+	f.Until = time.UnixMilli(until)
+	return f, nil
+}
+
+// ClearFailures forgets key's failures, as after a success.
+func (s *Store) ClearFailures(ctx context.Context, kind, key string) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM rate_failures WHERE kind = ? AND key = ?`, kind, key); err != nil {
+		return fmt.Errorf("store: clear failures: %w", err)
+	}
+	return nil
+}
+
+// pruneEvery is how often a server prunes the counts: a bucket unused for
+// a minute is full again, and failures are forgotten well within an hour.
+const pruneEvery = time.Minute
+
+// pruneLimits deletes the rows that say nothing any more, at most once a
+// minute per server, and on one server at a time: the others skip a round
+// that one of them is doing. Its failure only delays it.
+func (s *Store) pruneLimits(ctx context.Context, now int64) {
+	last := s.limitsPruned.Load()
+	if now-last < pruneEvery.Milliseconds() || !s.limitsPruned.CompareAndSwap(last, now) {
+		return
+	}
+	s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		if ok, err := s.eng.tryJobLock(ctx, tx, jobPruneLimits); err != nil || !ok {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM rate_buckets WHERE at_ms < CAST(? AS BIGINT)`, now-pruneEvery.Milliseconds()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM rate_failures WHERE until_ms < CAST(? AS BIGINT) AND last_ms < CAST(? AS BIGINT)`,
+			now, now-time.Hour.Milliseconds())
+		return err
+	})
+}
