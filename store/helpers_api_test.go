@@ -38,7 +38,7 @@ func newStore(t *testing.T) *store.Store {
 
 // newStoreAt is newStore that also returns the db value that opens the
 // database again (a file path, or a PostgreSQL URL).
-func newStoreAt(t *testing.T) (*store.Store, string) {
+func newStoreAt(t testing.TB) (*store.Store, string) {
 	t.Helper()
 	where := storetest.Fresh(t)
 	s, err := store.Open(t.Context(), where)

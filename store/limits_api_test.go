@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -138,6 +140,22 @@ func TestCountFailure(t *testing.T) {
 		}
 		if f, err := s.FailuresOf(ctx, "logins", "a"); err != nil || f.Count != 0 {
 			t.Errorf("after clearing: %+v %v", f, err)
+		}
+	})
+}
+
+// BenchmarkTakeToken is the shared rate limit's cost per request: one
+// statement, one round trip (on PostgreSQL, with KITH_TEST_ENGINE=postgres).
+func BenchmarkTakeToken(b *testing.B) {
+	s, _ := newStoreAt(b)
+	var users atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		key := fmt.Sprint("user:", users.Add(1)) // a user per client, as in use
+		for pb.Next() {
+			if _, err := s.TakeToken(b.Context(), key, 1_000_000_000); err != nil {
+				b.Error(err)
+				return
+			}
 		}
 	})
 }
