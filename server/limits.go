@@ -96,6 +96,11 @@ func (l *SharedLimiter) Allow(key string) rate.Result {
 		l.failed(err, "rate limit")
 		return rate.Result{Allowed: true, Limit: l.perMinute, Remaining: l.perMinute - 1}
 	}
+	return l.result(b)
+}
+
+// result is what a bucket's answer says in headers.
+func (l *SharedLimiter) result(b store.Bucket) rate.Result {
 	res := rate.Result{Allowed: b.Allowed, Limit: l.perMinute, Remaining: b.Remaining}
 	if !b.Allowed {
 		res.RetryAfter = ceilSeconds(b.RetryAfter)

@@ -13,12 +13,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/rate"
 	"kith/store"
 )
 
 const (
 	ctxRequestID = "request_id"
 	ctxSession   = "session"
+	// ctxRateResult is the rate limit's answer when authenticate got it
+	// with the key (SharedLimiter), for limitRate to use.
+	ctxRateResult = "rate result"
 )
 
 // validRequestID is what an incoming X-Request-Id must look like to be
@@ -192,7 +196,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		ctx := c.Request().Context()
-		sess, err := s.store.Authenticate(ctx, token)
+		sess, err := s.authenticateKey(c, token)
 		if errors.Is(err, store.ErrUnauthenticated) {
 			return next(c)
 		}
@@ -211,6 +215,22 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// authenticateKey looks the key up; with a shared limiter it takes its
+// user's token in the same round trip (store.AuthenticateTaking) and
+// leaves the answer for limitRate, which would otherwise make a second.
+func (s *Server) authenticateKey(c echo.Context, token string) (store.Session, error) {
+	ctx := c.Request().Context()
+	l, shared := s.limiter.(*SharedLimiter)
+	if !shared || !l.Enabled() || c.Path() == "/api/health" {
+		return s.store.Authenticate(ctx, token)
+	}
+	sess, b, taken, err := s.store.AuthenticateTaking(ctx, token, l.perMinute)
+	if taken {
+		c.Set(ctxRateResult, l.result(b))
+	}
+	return sess, err
 }
 
 func bearer(r *http.Request) (string, bool) {
@@ -265,7 +285,10 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 		if sess, ok := session(c); ok {
 			key = "user:" + strconv.FormatInt(sess.UserID, 10)
 		}
-		res := s.limiter.Allow(key)
+		res, ok := c.Get(ctxRateResult).(rate.Result)
+		if !ok {
+			res = s.limiter.Allow(key)
+		}
 		h := c.Response().Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))

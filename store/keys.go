@@ -144,18 +144,31 @@ func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
 // Authenticate returns the session of a token "<id>|<secret>": one lookup
 // by primary key, then a constant-time comparison of the secret's hash.
 func (s *Store) Authenticate(ctx context.Context, token string) (Session, error) {
-	idText, secret, ok := strings.Cut(token, "|")
-	id, err := strconv.ParseInt(idText, 10, 64)
-	if !ok || err != nil || id <= 0 || secret == "" || len(secret) > 256 {
+	id, secret, ok := parseToken(token)
+	if !ok {
 		return Session{}, ErrUnauthenticated
 	}
 	var sess Session
 	var hash []byte
 	var verifiedAt *int64
-	err = s.r.QueryRowContext(ctx, `
-		SELECT k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at
-		FROM api_keys k JOIN users u ON u.id = k.user_id
+	err := s.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.id = ?`, id).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt)
+	return checkSession(err, id, sess, hash, secret, verifiedAt)
+}
+
+const sessionColumns = `k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at`
+
+// parseToken splits a token "<id>|<secret>"; ok is false for one that can
+// name no key.
+func parseToken(token string) (id int64, secret string, ok bool) {
+	idText, secret, ok := strings.Cut(token, "|")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	return id, secret, ok && err == nil && id > 0 && secret != "" && len(secret) <= 256
+}
+
+// checkSession finishes an authentication from the row of key id: its
+// secret's hash must be that of secret, compared in constant time.
+func checkSession(err error, id int64, sess Session, hash []byte, secret string, verifiedAt *int64) (Session, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, ErrUnauthenticated
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -22,32 +23,63 @@ type Bucket struct {
 // refills continuously and starts full.
 func (s *Store) TakeToken(ctx context.Context, key string, perMinute int) (Bucket, error) {
 	now := s.Now().UnixMilli()
-	full := int64(perMinute) * 1000
-	per := int64(perMinute)
-	// avail is the bucket refilled up to now, at most full; one statement
-	// decides, so that two servers taking the last token cannot both get it.
-	const avail = `CASE WHEN b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 > CAST(? AS BIGINT) THEN CAST(? AS BIGINT)
-		ELSE b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 END`
-	var b Bucket
 	var millis int64
+	var allowed bool
 	err := s.w.QueryRowContext(ctx, `INSERT INTO rate_buckets AS b (key, millis, at_ms, allowed)
-		VALUES (?, CAST(? AS BIGINT), CAST(? AS BIGINT), TRUE)
-		ON CONFLICT (key) DO UPDATE SET
-			millis = CASE WHEN `+avail+` >= 1000 THEN `+avail+` - 1000 ELSE `+avail+` END,
-			allowed = `+avail+` >= 1000,
-			at_ms = EXCLUDED.at_ms
-		RETURNING millis, allowed`,
-		key, full-1000, now,
-		per, full, full, per, per, full, full, per, per, full, full, per, per, full, full, per).Scan(&millis, &b.Allowed)
+		VALUES (?, CAST(? AS BIGINT), CAST(? AS BIGINT), TRUE) `+takeToken,
+		append([]any{key, int64(perMinute)*1000 - 1000, now}, takeArgs(perMinute)...)...).Scan(&millis, &allowed)
 	if err != nil {
 		return Bucket{}, fmt.Errorf("store: take a token: %w", err)
 	}
-	b.Remaining = int(millis / 1000)
-	if !b.Allowed {
-		b.RetryAfter = time.Duration((1000-millis)*60/per) * time.Millisecond
+	return s.bucket(ctx, now, perMinute, millis, allowed), nil
+}
+
+// takeToken is the rest of the upsert of a new bucket row: one statement
+// decides, so that two servers taking the last token cannot both get it.
+// avail is the bucket refilled up to now, at most full (takeArgs).
+const takeToken = `ON CONFLICT (key) DO UPDATE SET
+			millis = CASE WHEN ` + avail + ` >= 1000 THEN ` + avail + ` - 1000 ELSE ` + avail + ` END,
+			allowed = ` + avail + ` >= 1000,
+			at_ms = EXCLUDED.at_ms
+		RETURNING millis, allowed`
+
+const avail = `CASE WHEN b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 > CAST(? AS BIGINT) THEN CAST(? AS BIGINT)
+		ELSE b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 END`
+
+// takeArgs are takeToken's parameters: avail's, four times.
+func takeArgs(perMinute int) []any {
+	per, full := int64(perMinute), int64(perMinute)*1000
+	var args []any
+	for range 4 {
+		args = append(args, per, full, full, per)
+	}
+	return args
+}
+
+// bucket is what a request got, from the row it left.
+func (s *Store) bucket(ctx context.Context, now int64, perMinute int, millis int64, allowed bool) Bucket {
+	b := Bucket{Allowed: allowed, Remaining: int(millis / 1000)}
+	if !allowed {
+		b.RetryAfter = time.Duration((1000-millis)*60/int64(perMinute)) * time.Millisecond
 	}
 	go s.pruneLimits(context.WithoutCancel(ctx), now) // off the request's time
-	return b, nil
+	return b
+}
+
+// AuthenticateTaking is Authenticate and, for a valid key, TakeToken of
+// its user's bucket ("user:<id>"), in one round trip on PostgreSQL: a
+// request with a key pays nothing for a shared limit but the statement's
+// work. taken is false when no token was asked for (an invalid key).
+func (s *Store) AuthenticateTaking(ctx context.Context, token string, perMinute int) (sess Session, b Bucket, taken bool, err error) {
+	pg, ok := s.eng.(postgresEngine)
+	if !ok {
+		if sess, err = s.Authenticate(ctx, token); err != nil {
+			return Session{}, Bucket{}, false, err
+		}
+		b, err = s.TakeToken(ctx, "user:"+strconv.FormatInt(sess.UserID, 10), perMinute)
+		return sess, b, err == nil, err
+	}
+	return pg.authenticateTaking(ctx, s, token, perMinute)
 }
 
 // Failures is what a key's failures are now.

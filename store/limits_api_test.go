@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -158,4 +160,31 @@ func BenchmarkTakeToken(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestAuthenticateTaking: a valid key's request authenticates and takes a
+// token of its user's bucket at once; a wrong secret takes none.
+func TestAuthenticateTaking(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	_, token, err := s.CreateAPIKey(t.Context(), u.ID, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	userKey := fmt.Sprint("user:", u.ID)
+	for i := range 3 {
+		sess, b, taken, err := s.AuthenticateTaking(t.Context(), token, 10)
+		if err != nil || !taken || sess.UserID != u.ID || sess.AccountID != u.AccountID || !sess.Verified || !b.Allowed || b.Remaining != 9-i {
+			t.Fatalf("request %d: %+v %+v %t %v", i+1, sess, b, taken, err)
+		}
+	}
+	id, _, _ := strings.Cut(token, "|")
+	for _, bad := range []string{id + "|wrong", "999999|" + strings.Repeat("A", 52), "nonsense", ""} {
+		if _, _, taken, err := s.AuthenticateTaking(t.Context(), bad, 10); !errors.Is(err, store.ErrUnauthenticated) || taken {
+			t.Errorf("%q: taken %t, %v", bad, taken, err)
+		}
+	}
+	if b, err := s.TakeToken(t.Context(), userKey, 10); err != nil || b.Remaining != 6 {
+		t.Errorf("the user's bucket after 3 requests and 4 bad keys: %+v %v, want 6 left", b, err)
+	}
 }

@@ -271,6 +271,37 @@ func (postgresEngine) lockMigrations(ctx context.Context, tx *txn) error {
 	return err
 }
 
+// authenticateTaking is AuthenticateTaking in one statement: the key's row,
+// and a token of its user's bucket taken only when the secret's hash is
+// the key's (a wrong secret spends nobody's tokens). The hash is compared
+// again, in constant time, by checkSession.
+func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, token string, perMinute int) (Session, Bucket, bool, error) {
+	id, secret, ok := parseToken(token)
+	if !ok {
+		return Session{}, Bucket{}, false, ErrUnauthenticated
+	}
+	now := s.Now().UnixMilli()
+	var sess Session
+	var hash []byte
+	var verifiedAt, millis *int64
+	var allowed *bool
+	args := append([]any{id, int64(perMinute)*1000 - 1000, now, hashSecret(secret)}, takeArgs(perMinute)...)
+	err := s.w.QueryRowContext(ctx, `WITH k AS (
+			SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?
+		), t AS (
+			INSERT INTO rate_buckets AS b (key, millis, at_ms, allowed)
+			SELECT 'user:' || k.id, CAST(? AS BIGINT), CAST(? AS BIGINT), TRUE FROM k WHERE k.secret_hash = ?
+			`+takeToken+`
+		)
+		SELECT k.*, t.millis, t.allowed FROM k LEFT JOIN t ON TRUE`,
+		args...).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &millis, &allowed)
+	sess, err = checkSession(err, id, sess, hash, secret, verifiedAt)
+	if err != nil || millis == nil {
+		return sess, Bucket{}, false, err
+	}
+	return sess, s.bucket(ctx, now, perMinute, *millis, *allowed), true, nil
+}
+
 // tryJobLock takes a transaction-level advisory lock if no other server
 // holds it: session locks would need the pool's connection kept.
 func (postgresEngine) tryJobLock(ctx context.Context, tx *txn, job int64) (bool, error) {
