@@ -162,6 +162,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		"user verify": {"--email EMAIL"},
 		"backup":      {"--out FILE"},
 		"restore":     {"--from FILE"},
+		"copy":        {"--from DB", "--to DB"},
 	}
 	for _, c := range commands {
 		code, help, errOut := runKith(append([]string{"help"}, strings.Fields(c.name)...)...)

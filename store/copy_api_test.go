@@ -1,0 +1,210 @@
+package store_test
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"kith/store"
+	"kith/store/storetest"
+)
+
+// TestCopy copies a database of this run's engine into a new one of each
+// engine: the SQLite run covers SQLite → SQLite and → PostgreSQL, the
+// PostgreSQL run the other two.
+func TestCopy(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run("to "+engine, func(t *testing.T) {
+			src, _ := newStoreAt(t)
+			u := newUser(t, src)
+			key, token, err := src.CreateAPIKey(t.Context(), u.ID, "phone")
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := personIn("Kept")
+			kept.CanBeDeleted, kept.IsListed = false, true // a false and a true boolean
+			p, err := src.CreatePerson(t.Context(), u.AccountID, kept)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := newTask(t, src, u.AccountID, p.ID, "done")
+			if _, err := src.ToggleTask(t.Context(), u.AccountID, done.ID); err != nil {
+				t.Fatal(err)
+			}
+			newTask(t, src, u.AccountID, p.ID, "to do")
+			// The highest id, deleted: the target must not give it again.
+			gone := newPerson(t, src, u.AccountID, "Gone")
+			wantErr(t, src.DeletePerson(t.Context(), u.AccountID, gone.ID), nil)
+
+			dst := openFresh(t, freshOf(t, engine))
+			counts, err := store.Copy(t.Context(), src, dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range counts {
+				if c.Source != c.Target {
+					t.Errorf("%s: %d rows in the source, %d in the target", c.Table, c.Source, c.Target)
+				}
+			}
+			if got := countOf(counts, "persons"); got != 1 {
+				t.Errorf("persons: %d rows copied, want 1", got)
+			}
+
+			// What the store reads back is the same on both.
+			for _, read := range []func(*store.Store) (any, error){
+				func(s *store.Store) (any, error) {
+					ps, _, err := s.Persons(t.Context(), u.AccountID, 100, 0)
+					return ps, err
+				},
+				func(s *store.Store) (any, error) { return s.Tasks(t.Context(), u.AccountID, p.ID) },
+				func(s *store.Store) (any, error) { return s.APIKeys(t.Context(), u.ID) },
+				func(s *store.Store) (any, error) { return s.User(t.Context(), u.ID) },
+			} {
+				want, err := read(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := read(dst)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("the copy reads\n%+v\nthe source\n%+v", got, want)
+				}
+			}
+			// The key's hash and the password's moved as they were.
+			if sess, err := dst.Authenticate(t.Context(), token); err != nil || sess.KeyID != key.ID {
+				t.Errorf("the key on the copy: %+v %v", sess, err)
+			}
+			if _, err := dst.Login(t.Context(), u.Email, testPassword); err != nil {
+				t.Errorf("login on the copy: %v", err)
+			}
+			// New rows come after the copied ids, and after the deleted one.
+			if next := newPerson(t, dst, u.AccountID, "Next"); next.ID <= gone.ID {
+				t.Errorf("a new person on the copy has id %d, not above %d", next.ID, gone.ID)
+			}
+			if next := newTask(t, dst, u.AccountID, p.ID, "next"); next.ID <= done.ID+1 {
+				t.Errorf("a new task on the copy has id %d, not above %d", next.ID, done.ID+1)
+			}
+			if next, _, err := dst.CreateAPIKey(t.Context(), u.ID, "next"); err != nil || next.ID <= key.ID {
+				t.Errorf("a new key on the copy: id %d (want above %d), %v", next.ID, key.ID, err)
+			}
+		})
+	}
+}
+
+func TestCopyRefuses(t *testing.T) {
+	t.Run("a target with rows, and leaves it as it was", func(t *testing.T) {
+		src, _ := newStoreAt(t)
+		newUser(t, src)
+		dst, where := newStoreAt(t)
+		newUser(t, dst)
+		_, err := store.Copy(t.Context(), src, dst)
+		wantErr(t, err, store.ErrTargetNotEmpty)
+		if n := storetest.Count(t, where, `SELECT count(*) FROM users`); n != 1 {
+			t.Errorf("the target has %d users after the refusal, want its 1", n)
+		}
+	})
+	for _, tc := range []struct {
+		name, change string
+		want         func(v, known int) bool
+	}{
+		{"a source at an older schema version", `DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)`,
+			func(v, known int) bool { return v == known-1 }},
+		{"a source at a newer schema version", `INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future', 0)`,
+			func(v, known int) bool { return v == 9999 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, where := newStoreAt(t)
+			execAt(t, where, tc.change)
+			_, err := store.Copy(t.Context(), src, openFresh(t, storetest.Fresh(t)))
+			var ve *store.VersionError
+			if !errors.As(err, &ve) || !tc.want(ve.Version, ve.Known) {
+				t.Errorf("error %v, want a *VersionError", err)
+			}
+		})
+	}
+	t.Run("a source with a table it does not know", func(t *testing.T) {
+		src, where := newStoreAt(t)
+		execAt(t, where, `CREATE TABLE left_behind (id INTEGER PRIMARY KEY)`)
+		_, err := store.Copy(t.Context(), src, openFresh(t, storetest.Fresh(t)))
+		if err == nil || !strings.Contains(err.Error(), "left_behind") {
+			t.Errorf("error %v, want one that names left_behind", err)
+		}
+	})
+}
+
+func countOf(counts []store.TableCount, table string) int64 {
+	for _, c := range counts {
+		if c.Table == table {
+			return c.Target
+		}
+	}
+	return -1
+}
+
+// openFresh opens and migrates a store on the new database where.
+func openFresh(t *testing.T, where string) *store.Store {
+	t.Helper()
+	s, err := store.Open(t.Context(), where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	setClock(s, t0)
+	s.PasswordCost = bcrypt.MinCost
+	if _, err := s.Migrate(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// freshOf is the db value of a new database of the engine, whatever this
+// run's: a file, or a schema of its own on KITH_TEST_POSTGRES_URL (made
+// as storetest.Fresh makes one), skipping the test without it.
+func freshOf(t *testing.T, engine string) string {
+	t.Helper()
+	if engine == "sqlite" {
+		return filepath.Join(t.TempDir(), "copy.db")
+	}
+	base := os.Getenv(storetest.PostgresURL)
+	if base == "" {
+		t.Skip(storetest.PostgresURL + " is not set: no copy to PostgreSQL")
+	}
+	schema := "t_" + strings.ToLower(rand.Text()[:16])
+	execAt(t, base, `CREATE SCHEMA `+schema)
+	t.Cleanup(func() { execAt(t, base, `DROP SCHEMA `+schema+` CASCADE`) })
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// execAt runs a statement on the database at where, beside any store.
+func execAt(t *testing.T, where, query string) {
+	t.Helper()
+	driver, dsn := "sqlite", where
+	if store.IsPostgres(where) {
+		driver = "pgx"
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(query); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
