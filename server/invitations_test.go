@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -225,4 +228,34 @@ func TestInvitationOverSMTP(t *testing.T) {
 	if r := e.do(req{method: "POST", path: pathOf(link) + "&password=new+password"}); r.code != 200 {
 		t.Errorf("the emailed link: %d %s", r.code, r.body)
 	}
+}
+
+// TestReinvitesAtOnce: invitations sent at once (two servers, or
+// PostgreSQL's concurrent transactions) leave one link live, as one after
+// the other would.
+func TestReinvitesAtOnce(t *testing.T) {
+	e := newEnv(t)
+	ada, key := e.user("ada@example.com")
+	id := e.invite(key, "pam@example.com")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := e.st.Reinvite(context.Background(), ada.ID, mustInt(t, id)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := e.count(`SELECT count(*) FROM invitations WHERE user_id = ?`, id); n != 1 {
+		t.Errorf("%d live invitations, want 1", n)
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

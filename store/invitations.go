@@ -109,8 +109,13 @@ func (s *Store) Reinvite(ctx context.Context, inviterID, userID int64) (Invitati
 }
 
 // createInvitation replaces the user's invitations with a new one and
-// returns its secret.
+// returns its secret. It locks the user's row first (a write that changes
+// nothing), so that two invitations at once on PostgreSQL take turns and
+// the second voids the first, as one after the other would.
 func (s *Store) createInvitation(ctx context.Context, tx *txn, userID int64) (string, error) {
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET updated_at = updated_at WHERE id = ?`, userID); err != nil {
+		return "", fmt.Errorf("store: lock the user: %w", err)
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM invitations WHERE user_id = ?`, userID); err != nil {
 		return "", fmt.Errorf("store: clear invitations: %w", err)
 	}

@@ -101,8 +101,16 @@ func missingWorkEntry(ctx context.Context, q queryer, accountID, personID int64)
 
 // deactivateOthers makes every active entry of the person but keep
 // inactive, before keep is saved as the active one. keep 0 is no entry.
+// It first locks the person's row (a write that changes nothing), so that
+// two saves of an active entry of one person take turns: on PostgreSQL,
+// where both may run at once, the second would otherwise not see the
+// first's entry to deactivate, and break the one-active index.
 func deactivateOthers(ctx context.Context, tx *txn, accountID, personID, keep, now int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE work_history SET active = FALSE, updated_at = ?
+	_, err := tx.ExecContext(ctx, `UPDATE persons SET updated_at = updated_at WHERE id = ? AND account_id = ?`, personID, accountID)
+	if err != nil {
+		return fmt.Errorf("store: lock the person: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE work_history SET active = FALSE, updated_at = ?
 		WHERE person_id = ? AND account_id = ? AND id <> ? AND active`, now, personID, accountID, keep)
 	if err != nil {
 		return fmt.Errorf("store: deactivate work history: %w", err)

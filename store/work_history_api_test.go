@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,4 +164,36 @@ func TestWorkHistory(t *testing.T) {
 			t.Errorf("Pam's entries: %+v, %v", list, err)
 		}
 	})
+}
+
+// TestActiveWorkEntriesAtOnce: saves of active entries of one person at
+// once, as two servers (or PostgreSQL's concurrent transactions) may make
+// them, all succeed and leave one entry active.
+func TestActiveWorkEntriesAtOnce(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	p := newPerson(t, s, u.AccountID, "Jim")
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			_, err := s.CreateWorkEntry(t.Context(), u.AccountID, p.ID, store.WorkEntryInput{JobTitle: fmt.Sprint("Job ", i), Active: true})
+			if err != nil {
+				t.Errorf("entry %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	entries, total, err := s.WorkHistory(t.Context(), u.AccountID, p.ID, 100, 0)
+	if err != nil || total != 12 {
+		t.Fatalf("%d entries, %v", total, err)
+	}
+	active := 0
+	for _, e := range entries {
+		if e.Active {
+			active++
+		}
+	}
+	if active != 1 {
+		t.Errorf("%d entries active, want 1", active)
+	}
 }
