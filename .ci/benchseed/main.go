@@ -4,6 +4,9 @@
 // It prints the user's API key, password and the ids a benchmark needs.
 //
 //	go run ./.ci/benchseed -db /tmp/kith-bench.db [-persons 100 -tasks 10000]
+//	go run ./.ci/benchseed -db 'postgres://postgres@/kithbench?host=/tmp/pg'
+//
+// A PostgreSQL database must exist and hold no tables yet.
 package main
 
 import (
@@ -12,12 +15,15 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/url"
+	"strconv"
+	"strings"
 
-	"kith/store" // registers the "sqlite" driver too
+	"kith/store" // registers the "sqlite" and "pgx" drivers too
 )
 
 func main() {
-	db := flag.String("db", "", "database file to create (must not exist)")
+	db := flag.String("db", "", "database file to create (must not exist), or an empty PostgreSQL database's postgres:// URL")
 	persons := flag.Int("persons", 100, "persons besides the first")
 	tasks := flag.Int("tasks", 10000, "tasks spread over those persons")
 	flag.Parse()
@@ -52,12 +58,38 @@ func main() {
 
 // fill writes the rows in one transaction: through the API they would
 // take one fsync each.
-func fill(path string, account int64, persons, tasks int) (first, taskID int64, err error) {
-	d, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)")
+func fill(db string, account int64, persons, tasks int) (first, taskID int64, err error) {
+	pg := store.IsPostgres(db)
+	var d *sql.DB
+	if pg {
+		d, err = openPostgres(db)
+	} else {
+		var path string
+		if path, err = store.SQLitePath(db); err == nil {
+			d, err = sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)")
+		}
+	}
 	if err != nil {
 		return 0, 0, err
 	}
 	defer d.Close()
+	// The queries below are written with SQLite's ? placeholders.
+	q := func(query string) string {
+		if !pg {
+			return query
+		}
+		var b strings.Builder
+		n := 0
+		for _, c := range query {
+			if c == '?' {
+				n++
+				b.WriteString("$" + strconv.Itoa(n))
+				continue
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
+	}
 	tx, err := d.Begin()
 	if err != nil {
 		return 0, 0, err
@@ -67,15 +99,15 @@ func fill(path string, account int64, persons, tasks int) (first, taskID int64, 
 	var ids []int64
 	for p := 0; p <= persons; p++ {
 		var id int64
-		err := tx.QueryRow(`INSERT INTO persons (account_id, first_name, last_name, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`, account, fmt.Sprintf("Person %d", p), "Bench", now, now).Scan(&id)
+		err := tx.QueryRow(q(`INSERT INTO persons (account_id, first_name, last_name, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?) RETURNING id`), account, fmt.Sprintf("Person %d", p), "Bench", now, now).Scan(&id)
 		if err != nil {
 			return 0, 0, err
 		}
 		ids = append(ids, id)
 	}
-	ins, err := tx.Prepare(`INSERT INTO tasks (account_id, person_id, task_category_id, name, is_completed, due_at, completed_at, created_at, updated_at)
-		VALUES (?, ?, (SELECT id FROM task_categories WHERE account_id = ? ORDER BY id LIMIT 1 OFFSET ?), ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.Prepare(q(`INSERT INTO tasks (account_id, person_id, task_category_id, name, is_completed, due_at, completed_at, created_at, updated_at)
+		VALUES (?, ?, (SELECT id FROM task_categories WHERE account_id = ? ORDER BY id LIMIT 1 OFFSET ?), ?, ?, ?, ?, ?, ?) RETURNING id`))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -89,18 +121,38 @@ func fill(path string, account int64, persons, tasks int) (first, taskID int64, 
 		if done {
 			completed = now + i
 		}
-		res, err := ins.Exec(account, person, account, i%6, fmt.Sprintf("Task %d: call back about the birthday present", i),
-			done, now+i+72*3600, completed, now+i, now+i)
+		var id int64
+		err := ins.QueryRow(account, person, account, i%6, fmt.Sprintf("Task %d: call back about the birthday present", i),
+			done, now+i+72*3600, completed, now+i, now+i).Scan(&id)
 		if err != nil {
 			return 0, 0, err
 		}
 		if i == 0 {
-			taskID, _ = res.LastInsertId()
+			taskID = id
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, 0, err
 	}
-	_, err = d.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	if pg {
+		// Statistics for the planner now, rather than whenever autovacuum
+		// comes round to the 10,000 new rows.
+		_, err = d.Exec(`ANALYZE`)
+	} else {
+		_, err = d.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
 	return ids[0], taskID, err
+}
+
+// openPostgres opens the URL with pgx's database/sql driver, less Kith's
+// own pool_max_conns, which PostgreSQL would refuse as an unknown setting.
+func openPostgres(dsn string) (*sql.DB, error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("benchseed: -db is not a valid PostgreSQL URL")
+	}
+	v := u.Query()
+	v.Del("pool_max_conns")
+	u.RawQuery = v.Encode()
+	return sql.Open("pgx", u.String())
 }
