@@ -1,8 +1,11 @@
 package store_test
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,5 +216,42 @@ func TestGenderAfterTheLargestPosition(t *testing.T) {
 	}
 	if got := genderNames(t, s, me.AccountID); got[0] != "First" || got[len(got)-1] != "After" {
 		t.Errorf("order %q", got)
+	}
+}
+
+// TestGenderDeletedWhilePersonsTakeIt: persons created and updated with a
+// gender while it is deleted (side by side on PostgreSQL) either have it
+// or are refused with ErrUnknownGender, never another error.
+func TestGenderDeletedWhilePersonsTakeIt(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	for round := range 5 {
+		g, err := s.CreateGender(t.Context(), u.AccountID, fmt.Sprint("G", round))
+		if err != nil {
+			t.Fatal(err)
+		}
+		existing := newPerson(t, s, u.AccountID, "Existing")
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				in := personIn(fmt.Sprint("P", i))
+				in.GenderID = &g.ID
+				var err error
+				if i%2 == 0 {
+					_, err = s.CreatePerson(t.Context(), u.AccountID, in)
+				} else {
+					_, err = s.UpdatePerson(t.Context(), u.AccountID, existing.ID, in)
+				}
+				if err != nil && !errors.Is(err, store.ErrUnknownGender) {
+					t.Errorf("round %d, writer %d: %v", round, i, err)
+				}
+			})
+		}
+		wg.Go(func() {
+			if err := s.DeleteGender(t.Context(), u.AccountID, g.ID); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Wait()
 	}
 }

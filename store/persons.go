@@ -163,6 +163,11 @@ func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInpu
 			RETURNING `+personColumns,
 			accountID, in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
 			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.GenderID, in.CanBeDeleted, in.IsListed, now, now), &p)
+		if isForeignKeyViolation(err) && in.GenderID != nil {
+			// The gender went after it was checked (possible where writers
+			// run side by side, on PostgreSQL).
+			return ErrUnknownGender
+		}
 		if isForeignKeyViolation(err) {
 			return ErrAccountNotFound
 		}
@@ -194,6 +199,9 @@ func (s *Store) UpdatePerson(ctx context.Context, accountID, id int64, in Person
 		gender_id = ?, can_be_deleted = ?, is_listed = ?`,
 			in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix,
 			in.HowWeMet, in.MaritalStatus, in.KidsStatus, in.GenderID, in.CanBeDeleted, in.IsListed)
+		if isForeignKeyViolation(err) {
+			return ErrUnknownGender // gone since it was checked, as in CreatePerson
+		}
 		if err != nil {
 			return err
 		}
