@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"kith/rate"
 	"kith/server"
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // TestCopyRoundTrip: `kith copy` round trip SQLite → PostgreSQL → SQLite
@@ -33,7 +33,7 @@ func TestCopyRoundTrip(t *testing.T) {
 		t.Skip("KITH_TEST_POSTGRES_URL is not set: the round trip through PostgreSQL is not tested")
 	}
 	dir := t.TempDir()
-	first, middle, last := filepath.Join(dir, "first.db"), pgSchema(t, base), filepath.Join(dir, "last.db")
+	first, middle, last := filepath.Join(dir, "first.db"), storetest.Schema(t, base), filepath.Join(dir, "last.db")
 	if code, _, errOut := runKith("user", "create", "--db", first, "--email", "ada@example.com",
 		"--first-name", "Ada", "--last-name", "Lovelace", "--password", "correct horse"); code != 0 {
 		t.Fatalf("user create: %s", errOut)
@@ -282,35 +282,6 @@ func totalRows(out string) int64 {
 		total += n
 	}
 	return total
-}
-
-// pgSchema is the db value of a new schema on the PostgreSQL server at
-// base, dropped when the test ends, as storetest makes them.
-func pgSchema(t *testing.T, base string) string {
-	t.Helper()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := "t_" + strings.ToLower(rand.Text()[:16])
-	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
-		admin.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err != nil {
-			t.Error(err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func TestCopyRefuses(t *testing.T) {

@@ -106,14 +106,15 @@ func (b *binder) sql(query string) string {
 	if q, ok := b.done.Load(query); ok {
 		return q.(string)
 	}
-	q := rebind(query)
+	q := Rebind(query)
 	b.done.Store(query, q)
 	return q
 }
 
-// rebind numbers the ? of query that are placeholders: not those in a
-// string literal, a quoted name or a comment.
-func rebind(query string) string {
+// Rebind numbers the ? of query that are placeholders, PostgreSQL's way
+// ($1, $2…): not those in a string literal, a quoted name or a comment.
+// The store does it itself; tools that write SQL beside it use this.
+func Rebind(query string) string {
 	var b strings.Builder
 	n := 0
 	for i := 0; i < len(query); i++ {

@@ -15,8 +15,8 @@ func TestRebind(t *testing.T) {
 		{`no placeholders`, `no placeholders`},
 		{`'unterminated ?`, `'unterminated ?`},
 	} {
-		if got := rebind(c.in); got != c.want {
-			t.Errorf("rebind(%q) = %q, want %q", c.in, got, c.want)
+		if got := Rebind(c.in); got != c.want {
+			t.Errorf("Rebind(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -16,8 +16,6 @@ import (
 	"fmt"
 	"log"
 	"net/url"
-	"strconv"
-	"strings"
 
 	"kith/store" // registers the "sqlite" and "pgx" drivers too
 )
@@ -78,17 +76,7 @@ func fill(db string, account int64, persons, tasks int) (first, taskID int64, er
 		if !pg {
 			return query
 		}
-		var b strings.Builder
-		n := 0
-		for _, c := range query {
-			if c == '?' {
-				n++
-				b.WriteString("$" + strconv.Itoa(n))
-				continue
-			}
-			b.WriteRune(c)
-		}
-		return b.String()
+		return store.Rebind(query)
 	}
 	tx, err := d.Begin()
 	if err != nil {

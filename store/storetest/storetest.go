@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -104,7 +103,14 @@ func Fresh(t testing.TB) string {
 	if !Postgres() {
 		return filepath.Join(t.TempDir(), "kith.db")
 	}
-	base := os.Getenv(PostgresURL)
+	return Schema(t, os.Getenv(PostgresURL))
+}
+
+// Schema returns the db value of a new schema of the PostgreSQL database
+// at base (its search_path set to it), dropped when t ends: for a test that
+// needs PostgreSQL whatever the run's engine.
+func Schema(t testing.TB, base string) string {
+	t.Helper()
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +143,7 @@ func Count(t testing.TB, where, query string, args ...any) int {
 	t.Helper()
 	driver, dsn := "sqlite", "file:"+where+"?mode=ro"
 	if store.IsPostgres(where) {
-		driver, dsn, query = "pgx", where, dollars(query)
+		driver, dsn, query = "pgx", where, store.Rebind(query)
 	}
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
@@ -149,19 +155,4 @@ func Count(t testing.TB, where, query string, args ...any) int {
 		t.Fatalf("storetest: %s: %v", query, err)
 	}
 	return int(n.Int64)
-}
-
-// dollars numbers the ? of a test's query; tests put none in literals.
-func dollars(query string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
