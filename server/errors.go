@@ -32,6 +32,9 @@ var (
 	errServer             = &apiError{http.StatusInternalServerError, "Server Error."}
 )
 
+// statusClientClosed is the status of a request whose client went away.
+const statusClientClosed = 499
+
 // statusMessages words the errors that echo itself raises (routing,
 // middleware) the contract's way.
 var statusMessages = map[int]string{
@@ -137,6 +140,14 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 		return errorBody{Message: notFoundMessage(err), Status: http.StatusNotFound}
 	case errors.As(err, &he) && he.Code < 500:
 		return errorBody{Message: statusMessage(he.Code), Status: he.Code}
+	case c.Request().Context().Err() != nil:
+		// The client went away before the answer, and the work it asked
+		// for was cut short with it (a query cancelled, a connection
+		// dropped): nobody reads this answer, and nothing is wrong here.
+		// 499 is nginx's status for it, which the access log shows.
+		s.log.Info().Err(err).Str("request_id", requestID(c)).
+			Str("method", c.Request().Method).Str("path", c.Request().URL.Path).Msg("the client went away before the answer")
+		return errorBody{Message: "Client Closed Request.", Status: statusClientClosed}
 	}
 	// Everything else is our fault: the client gets no details, the log
 	// gets the cause under the request id the client was given.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -238,5 +239,25 @@ func TestHTTPServerHasTimeouts(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Errorf("128 KiB of headers: %d, want 431", res.StatusCode)
+	}
+}
+
+// TestClientGoneIsNoServerError: a request whose client went away while
+// its work ran is no error of Kith's: 499 in the access log, the cause at
+// info level, nothing at error level.
+func TestClientGoneIsNoServerError(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	hr := req{method: "GET", path: "/api/persons", key: key}.httpRequest().WithContext(ctx)
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, hr)
+	if rec.Code != 499 {
+		t.Fatalf("status %d, want 499: %s", rec.Code, rec.Body)
+	}
+	logs := e.logs.String()
+	if strings.Contains(logs, `"level":"error"`) || !strings.Contains(logs, "the client went away") || !strings.Contains(logs, `"status":499`) {
+		t.Errorf("log: %s", logs)
 	}
 }
