@@ -1,17 +1,13 @@
 package store_test
 
 import (
-	"crypto/rand"
 	"database/sql"
 	"errors"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"golang.org/x/crypto/bcrypt"
 
 	"kith/store"
 	"kith/store/storetest"
@@ -151,22 +147,6 @@ func countOf(counts []store.TableCount, table string) int64 {
 	return -1
 }
 
-// openFresh opens and migrates a store on the new database where.
-func openFresh(t *testing.T, where string) *store.Store {
-	t.Helper()
-	s, err := store.Open(t.Context(), where)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	setClock(s, t0)
-	s.PasswordCost = bcrypt.MinCost
-	if _, err := s.Migrate(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // freshOf is the db value of a new database of the engine, whatever this
 // run's: a file, or a schema of its own on KITH_TEST_POSTGRES_URL (made
 // as storetest.Fresh makes one), skipping the test without it.
@@ -179,17 +159,7 @@ func freshOf(t *testing.T, engine string) string {
 	if base == "" {
 		t.Skip(storetest.PostgresURL + " is not set: no copy to PostgreSQL")
 	}
-	schema := "t_" + strings.ToLower(rand.Text()[:16])
-	execAt(t, base, `CREATE SCHEMA `+schema)
-	t.Cleanup(func() { execAt(t, base, `DROP SCHEMA `+schema+` CASCADE`) })
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return storetest.Schema(t, base)
 }
 
 // execAt runs a statement on the database at where, beside any store.

@@ -41,6 +41,13 @@ func newStore(t *testing.T) *store.Store {
 func newStoreAt(t testing.TB) (*store.Store, string) {
 	t.Helper()
 	where := storetest.Fresh(t)
+	return openFresh(t, where), where
+}
+
+// openFresh opens and migrates a store on the new database where, with
+// the clock fixed at t0 and cheap password hashes.
+func openFresh(t testing.TB, where string) *store.Store {
+	t.Helper()
 	s, err := store.Open(t.Context(), where)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +58,7 @@ func newStoreAt(t testing.TB) (*store.Store, string) {
 	if _, err := s.Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	return s, where
+	return s
 }
 
 // sqliteOnly skips a test of what only SQLite has (files, backups).
