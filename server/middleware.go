@@ -226,7 +226,15 @@ func (s *Server) authenticateKey(c echo.Context, token string) (store.Session, e
 	if !shared || !l.Enabled() || c.Path() == "/api/health" {
 		return s.store.Authenticate(ctx, token)
 	}
-	sess, b, taken, err := s.store.AuthenticateTaking(ctx, token, l.perMinute)
+	tctx, cancel := l.ctx()
+	defer cancel()
+	sess, b, taken, err := s.store.AuthenticateTaking(tctx, token, l.perMinute)
+	if err != nil && !errors.Is(err, store.ErrUnauthenticated) {
+		// The statement also writes (the bucket): a database that takes no
+		// writes, or stutters, must not refuse the users, as Allow does not.
+		l.failed(err, "rate limit")
+		return s.store.Authenticate(ctx, token)
+	}
 	if taken {
 		c.Set(ctxRateResult, l.result(b))
 	}

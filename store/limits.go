@@ -10,7 +10,10 @@ import (
 // The counts of rate limits and login throttles, in the database so that
 // every server on it counts together (see migration 0015). Each call is
 // one statement outside any transaction: a request pays one round trip for
-// its limit. Times are the store's clock in Unix milliseconds.
+// its limit. Times are the store's clock in Unix milliseconds. A bucket
+// holds token-milliseconds (the millis column): a token is 60,000 of them
+// and perMinute come back each millisecond, so a refill needs no division
+// and nothing is lost however often a key is used.
 
 // Bucket is what one request got from its key's bucket.
 type Bucket struct {
@@ -27,7 +30,7 @@ func (s *Store) TakeToken(ctx context.Context, key string, perMinute int) (Bucke
 	var allowed bool
 	err := s.w.QueryRowContext(ctx, `INSERT INTO rate_buckets AS b (key, millis, at_ms, allowed)
 		VALUES (?, CAST(? AS BIGINT), CAST(? AS BIGINT), TRUE) `+takeToken,
-		append([]any{key, int64(perMinute)*1000 - 1000, now}, takeArgs(perMinute)...)...).Scan(&millis, &allowed)
+		append([]any{key, int64(perMinute)*tokenUnits - tokenUnits, now}, takeArgs(perMinute)...)...).Scan(&millis, &allowed)
 	if err != nil {
 		return Bucket{}, fmt.Errorf("store: take a token: %w", err)
 	}
@@ -37,18 +40,25 @@ func (s *Store) TakeToken(ctx context.Context, key string, perMinute int) (Bucke
 // takeToken is the rest of the upsert of a new bucket row: one statement
 // decides, so that two servers taking the last token cannot both get it.
 // avail is the bucket refilled up to now, at most full (takeArgs).
+// A server whose clock is behind the row's refills nothing and leaves
+// at_ms where it was, rather than taking tokens back.
 const takeToken = `ON CONFLICT (key) DO UPDATE SET
-			millis = CASE WHEN ` + avail + ` >= 1000 THEN ` + avail + ` - 1000 ELSE ` + avail + ` END,
-			allowed = ` + avail + ` >= 1000,
-			at_ms = EXCLUDED.at_ms
+			millis = CASE WHEN ` + avail + ` >= 60000 THEN ` + avail + ` - 60000 ELSE ` + avail + ` END,
+			allowed = ` + avail + ` >= 60000,
+			at_ms = CASE WHEN EXCLUDED.at_ms > b.at_ms THEN EXCLUDED.at_ms ELSE b.at_ms END
 		RETURNING millis, allowed`
 
-const avail = `CASE WHEN b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 > CAST(? AS BIGINT) THEN CAST(? AS BIGINT)
-		ELSE b.millis + (EXCLUDED.at_ms - b.at_ms) * CAST(? AS BIGINT) / 60 END`
+// tokenUnits is one token in token-milliseconds.
+const tokenUnits = 60000
+
+const avail = `CASE WHEN b.millis + ` + elapsed + ` * CAST(? AS BIGINT) > CAST(? AS BIGINT) THEN CAST(? AS BIGINT)
+		ELSE b.millis + ` + elapsed + ` * CAST(? AS BIGINT) END`
+
+const elapsed = `(CASE WHEN EXCLUDED.at_ms > b.at_ms THEN EXCLUDED.at_ms - b.at_ms ELSE 0 END)`
 
 // takeArgs are takeToken's parameters: avail's, four times.
 func takeArgs(perMinute int) []any {
-	per, full := int64(perMinute), int64(perMinute)*1000
+	per, full := int64(perMinute), int64(perMinute)*tokenUnits
 	var args []any
 	for range 4 {
 		args = append(args, per, full, full, per)
@@ -58,9 +68,9 @@ func takeArgs(perMinute int) []any {
 
 // bucket is what a request got, from the row it left.
 func (s *Store) bucket(ctx context.Context, now int64, perMinute int, millis int64, allowed bool) Bucket {
-	b := Bucket{Allowed: allowed, Remaining: int(millis / 1000)}
+	b := Bucket{Allowed: allowed, Remaining: int(millis / tokenUnits)}
 	if !allowed {
-		b.RetryAfter = time.Duration((1000-millis)*60/int64(perMinute)) * time.Millisecond
+		b.RetryAfter = time.Duration((tokenUnits-millis+int64(perMinute)-1)/int64(perMinute)) * time.Millisecond
 	}
 	go s.pruneLimits(context.WithoutCancel(ctx), now) // off the request's time
 	return b
@@ -113,6 +123,9 @@ func (s *Store) CountFailure(ctx context.Context, kind, key string, window time.
 	if err != nil {
 		return Failures{}, fmt.Errorf("store: count a failure: %w", err)
 	}
+	// Failures are counted with the limit off too (logins), so they prune
+	// as well as the buckets do.
+	go s.pruneLimits(context.WithoutCancel(ctx), now)
 	f.Until = time.UnixMilli(until)
 	return f, nil
 }

@@ -188,3 +188,23 @@ func TestAuthenticateTaking(t *testing.T) {
 		t.Errorf("the user's bucket after 3 requests and 4 bad keys: %+v %v, want 6 left", b, err)
 	}
 }
+
+// TestTakeTokenRefillsUnderFastUse: a key polled more often than its
+// limit refills still gets its perMinute a minute, as in memory.
+func TestTakeTokenRefillsUnderFastUse(t *testing.T) {
+	s := newStore(t)
+	allowed := 0
+	for range 120 { // one a second for two minutes, limit 10 a minute
+		b, err := s.TakeToken(t.Context(), "user:1", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Allowed {
+			allowed++
+		}
+		advance(s, time.Second)
+	}
+	if allowed < 29 || allowed > 31 { // 10 at once, then 10 a minute
+		t.Errorf("%d allowed in two minutes, want about 30", allowed)
+	}
+}

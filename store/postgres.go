@@ -40,6 +40,14 @@ func Redacted(db string) string {
 	if err != nil {
 		return "postgres://(a URL that does not parse)"
 	}
+	// pgx takes a password in the query too.
+	q := u.Query()
+	for _, k := range []string{"password", "sslpassword"} {
+		if q.Has(k) {
+			q.Set(k, "xxxxx")
+		}
+	}
+	u.RawQuery = q.Encode()
 	return u.Redacted()
 }
 
@@ -112,7 +120,9 @@ func (b *binder) sql(query string) string {
 }
 
 // Rebind numbers the ? of query that are placeholders, PostgreSQL's way
-// ($1, $2…): not those in a string literal, a quoted name or a comment.
+// ($1, $2…): not those in a plain '…' literal, a "quoted" name or a --
+// comment. It does not know E'…' escapes, $$ quoting or /* */ comments,
+// which Kith's SQL does not use.
 // The store does it itself; tools that write SQL beside it use this.
 func Rebind(query string) string {
 	var b strings.Builder
@@ -286,7 +296,7 @@ func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, token st
 	var hash []byte
 	var verifiedAt, millis *int64
 	var allowed *bool
-	args := append([]any{id, int64(perMinute)*1000 - 1000, now, hashSecret(secret)}, takeArgs(perMinute)...)
+	args := append([]any{id, int64(perMinute)*tokenUnits - tokenUnits, now, hashSecret(secret)}, takeArgs(perMinute)...)
 	err := s.w.QueryRowContext(ctx, `WITH k AS (
 			SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?
 		), t AS (

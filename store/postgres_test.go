@@ -43,7 +43,8 @@ func TestRedacted(t *testing.T) {
 	for in, want := range map[string]string{
 		"kith.db":                             "kith.db",
 		"postgres://kith:s3cret@db:5432/kith": "postgres://kith:xxxxx@db:5432/kith",
-		"postgresql://kith@db/kith?sslmode=verify-full": "postgresql://kith@db/kith?sslmode=verify-full",
+		"postgresql://kith@db/kith?sslmode=verify-full":           "postgresql://kith@db/kith?sslmode=verify-full",
+		"postgres://kith@db/kith?password=s3cret&sslmode=require": "postgres://kith@db/kith?password=xxxxx&sslmode=require",
 	} {
 		if got := Redacted(in); got != want || strings.Contains(got, "s3cret") {
 			t.Errorf("Redacted(%q) = %q, want %q", in, got, want)
