@@ -131,14 +131,7 @@ func NewSharedAttempts(st *store.Store, kind string, max int, window time.Durati
 }
 
 func (a *SharedAttempts) Blocked(key string) (time.Duration, bool) {
-	ctx, cancel := a.ctx()
-	defer cancel()
-	f, err := a.st.FailuresOf(ctx, a.kind, key)
-	if err != nil {
-		a.failed(err, a.kind)
-		return 0, false
-	}
-	return blockedFor(f, f.Count >= a.max, a.st.Now())
+	return a.blocked(a.kind, key, func(f store.Failures) bool { return f.Count >= a.max })
 }
 
 func (a *SharedAttempts) Fail(key string) {
@@ -167,14 +160,7 @@ func NewSharedBackoff(st *store.Store, kind string, free int, base, ceiling, for
 }
 
 func (b *SharedBackoff) Blocked(key string) (time.Duration, bool) {
-	ctx, cancel := b.ctx()
-	defer cancel()
-	f, err := b.st.FailuresOf(ctx, b.kind, key)
-	if err != nil {
-		b.failed(err, b.kind)
-		return 0, false
-	}
-	return blockedFor(f, true, b.st.Now())
+	return b.blocked(b.kind, key, func(store.Failures) bool { return true })
 }
 
 func (b *SharedBackoff) Fail(key string) {
@@ -200,10 +186,19 @@ func (b *SharedBackoff) Fail(key string) {
 
 func (b *SharedBackoff) Clear(key string) { clearFailures(b.shared, b.kind, key) }
 
-// blockedFor is how long f blocks its key yet, if counted, in whole
-// seconds and at least one, as the in-memory throttles say it.
-func blockedFor(f store.Failures, counted bool, now time.Time) (time.Duration, bool) {
-	if !counted || !now.Before(f.Until) {
+// blocked is how long key's failures block it yet, when counts says they
+// count, in whole seconds and at least one, as the in-memory throttles
+// say it. A failed read blocks nothing.
+func (s shared) blocked(kind, key string, counts func(store.Failures) bool) (time.Duration, bool) {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	f, err := s.st.FailuresOf(ctx, kind, key)
+	if err != nil {
+		s.failed(err, kind)
+		return 0, false
+	}
+	now := s.st.Now()
+	if !counts(f) || !now.Before(f.Until) {
 		return 0, false
 	}
 	return ceilSeconds(f.Until.Sub(now)), true
