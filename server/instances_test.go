@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // twin is a second server on e's database, as a second kith serve on one
@@ -114,4 +115,24 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSharedLimitFailsOpen: when the shared count cannot be written (a
+// read-only database, here its table gone), requests with a key and
+// without one are still answered, uncounted, and the failure is logged.
+func TestSharedLimitFailsOpen(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.ShareLimits(o.Store, 6) })
+	_, key := e.user("ada@example.com")
+	storetest.Exec(t, e.where, `DROP TABLE rate_buckets`)
+	for range 8 { // more than the limit: nothing is counted
+		if r := e.do(req{method: "GET", path: "/api/me", key: key}); r.code != 200 {
+			t.Fatalf("with a key: %d %s", r.code, r.body)
+		}
+	}
+	if r := e.do(req{method: "GET", path: "/api/nothing"}); r.code != 404 {
+		t.Errorf("without a key: %d %s", r.code, r.body)
+	}
+	if !strings.Contains(e.logs.String(), "went through uncounted") {
+		t.Errorf("the failure is not logged: %s", e.logs.String())
+	}
 }

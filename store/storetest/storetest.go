@@ -141,18 +141,43 @@ func Schema(t testing.TB, base string) string {
 // what the database holds.
 func Count(t testing.TB, where, query string, args ...any) int {
 	t.Helper()
-	driver, dsn := "sqlite", "file:"+where+"?mode=ro"
+	var n sql.NullInt64
+	if err := open(t, where, true).QueryRow(rebind(where, query), args...).Scan(&n); err != nil {
+		t.Fatalf("storetest: %s: %v", query, err)
+	}
+	return int(n.Int64)
+}
+
+// Exec runs a statement on the database at where, beside the store: to
+// break it on purpose, say.
+func Exec(t testing.TB, where, query string, args ...any) {
+	t.Helper()
+	if _, err := open(t, where, false).Exec(rebind(where, query), args...); err != nil {
+		t.Fatalf("storetest: %s: %v", query, err)
+	}
+}
+
+// open opens where for one call of t's, closed when t ends.
+func open(t testing.TB, where string, readOnly bool) *sql.DB {
+	t.Helper()
+	driver, dsn := "sqlite", "file:"+where+"?_pragma=busy_timeout(10000)"
+	if readOnly {
+		dsn = "file:" + where + "?mode=ro"
+	}
 	if store.IsPostgres(where) {
-		driver, dsn, query = "pgx", where, store.Rebind(query)
+		driver, dsn = "pgx", where
 	}
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	var n sql.NullInt64
-	if err := db.QueryRow(query, args...).Scan(&n); err != nil {
-		t.Fatalf("storetest: %s: %v", query, err)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func rebind(where, query string) string {
+	if store.IsPostgres(where) {
+		return store.Rebind(query)
 	}
-	return int(n.Int64)
+	return query
 }
