@@ -71,6 +71,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		Limiter:        rate.New(cfg.RatePerMinute),
 		Logins:         rate.NewAttempts(5, time.Minute),
 		Mailer:         newMailer(cfg, log),
+		ReminderSendAt: cfg.ReminderSendAt,
 		Logger:         log,
 		BaseURL:        cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies,
@@ -111,6 +112,13 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 			errc <- hs.Serve(server.JSONErrors(limited))
 		}
 	}()
+	// The reminders stop before the store closes: the deferred cancel and
+	// wait run first.
+	remindCtx, stopReminders := context.WithCancel(context.WithoutCancel(ctx))
+	var reminders sync.WaitGroup
+	reminders.Go(func() { srv.RunReminders(remindCtx) })
+	defer reminders.Wait()
+	defer stopReminders()
 	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", store.Redacted(cfg.DB)).
 		Str("version", version).Msg("listening")
 

@@ -49,6 +49,10 @@ type Config struct {
 	// fills in the default: tls on port 465, else starttls.
 	SMTPTLS string
 
+	// ReminderSendAt is when the daily digests go out, "HH:MM" in each
+	// user's time zone, for users who have not chosen their own.
+	ReminderSendAt string
+
 	// PprofAddr, when set, serves Go's profiler there (debug.pprof_addr).
 	PprofAddr string
 }
@@ -84,6 +88,7 @@ var keys = []key{
 	{"smtp.password", "", func(c *Config, v any) error { return asSecret(v, &c.SMTPPassword) }},
 	{"smtp.from", "", func(c *Config, v any) error { return asString(v, &c.SMTPFrom) }},
 	{"smtp.tls", "", func(c *Config, v any) error { return asString(v, &c.SMTPTLS) }},
+	{"reminders.send_at", "08:00", func(c *Config, v any) error { return asString(v, &c.ReminderSendAt) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 }
 

@@ -26,7 +26,7 @@ func TestDefaults(t *testing.T) {
 		Addr: "127.0.0.1:8080", DB: "kith.db", RatePerMinute: 60, TrustedProxies: []string{},
 		CORSOrigins: []string{"*"}, LogLevel: "info", LogFormat: "json", BootstrapEmail: "admin@example.com",
 		SMTPPort: 587, SMTPTLS: "starttls",
-		MaxConnections: 1024, MaxConnectionsPerIP: 64,
+		MaxConnections: 1024, MaxConnectionsPerIP: 64, ReminderSendAt: "08:00",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults\n got %+v\nwant %+v", c, want)
@@ -82,7 +82,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
 		"smtp.host": "mail.h.example", "smtp.port": "2525", "smtp.username": "u", "smtp.password": "p",
 		"smtp.from": "k@h.example", "smtp.tls": "tls", "debug.pprof_addr": "127.0.0.1:6060",
-		"limits.max_connections": "10", "limits.max_connections_per_ip": "0",
+		"limits.max_connections": "10", "limits.max_connections_per_ip": "0", "reminders.send_at": "21:45",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -99,6 +99,9 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" || c.SMTPHost != "mail.h.example" ||
 		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" || c.SMTPTLS != "tls" || c.PprofAddr != "127.0.0.1:6060" {
 		t.Errorf("from the environment: %+v", c)
+	}
+	if c.ReminderSendAt != "21:45" {
+		t.Errorf("reminders.send_at from the environment: %q", c.ReminderSendAt)
 	}
 	if c.MaxConnections != 10 || c.MaxConnectionsPerIP != 0 {
 		t.Errorf("connection caps from the environment: %d, %d", c.MaxConnections, c.MaxConnectionsPerIP)
@@ -127,6 +130,10 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_SMTP_FROM", "kith at example", "smtp.from"},
 		{"KITH_SMTP_TLS", "ssl", "smtp.tls"},
 		{"KITH_DEBUG_PPROF_ADDR", "6060", "debug.pprof_addr"},
+		{"KITH_REMINDERS_SEND_AT", "25:00", "reminders.send_at"},
+		{"KITH_REMINDERS_SEND_AT", "8:00", "reminders.send_at"},
+		{"KITH_REMINDERS_SEND_AT", "08:60", "reminders.send_at"},
+		{"KITH_REMINDERS_SEND_AT", "noon", "reminders.send_at"},
 		{"KITH_LIMITS_MAX_CONNECTIONS", "-1", "limits.max_connections"},
 		{"KITH_LIMITS_MAX_CONNECTIONS_PER_IP", "many", "limits.max_connections_per_ip"},
 	}

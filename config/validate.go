@@ -38,6 +38,7 @@ func (c *Config) Validate() error {
 		{"smtp.username", c.validateSMTPAuth},
 		{"smtp.from", c.validateSMTPFrom},
 		{"smtp.tls", c.validateSMTPTLS},
+		{"reminders.send_at", c.validateSendAt},
 		{"debug.pprof_addr", c.validatePprofAddr},
 	}
 	for _, ch := range checks {
@@ -234,4 +235,15 @@ func (c *Config) SMTP() bool { return c.SMTPHost != "" }
 // TLS reports whether the server speaks HTTPS.
 func (c *Config) TLS() bool {
 	return c.TLSCertFile != "" && c.TLSKeyFile != ""
+}
+
+// validateSendAt wants a time of day on a 24-hour clock, "HH:MM".
+func (c *Config) validateSendAt() error {
+	h, m, ok := strings.Cut(c.ReminderSendAt, ":")
+	hour, errH := strconv.Atoi(h)
+	minute, errM := strconv.Atoi(m)
+	if !ok || len(h) != 2 || len(m) != 2 || errH != nil || errM != nil || hour < 0 || hour > 23 || minute < 0 || minute > 59 {
+		return fmt.Errorf("%q is not a time of day as HH:MM, such as 08:00", c.ReminderSendAt)
+	}
+	return nil
 }

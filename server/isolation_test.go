@@ -84,6 +84,12 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/administration/logs/:log": {"account", "user"},
 	// Invitations: any user of the account may resend one, no outsider.
 	"PUT /api/administration/users/:user/invite": {"account"},
+	// Reminder channels: each user's own.
+	"GET /api/me/channels/:channel":       {"account", "user"},
+	"HEAD /api/me/channels/:channel":      {"account", "user"},
+	"PUT /api/me/channels/:channel":       {"account", "user"},
+	"DELETE /api/me/channels/:channel":    {"account", "user"},
+	"POST /api/me/channels/:channel/test": {"account", "user"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -118,6 +124,7 @@ func TestIsolationMatrix(t *testing.T) {
 	journalBefore := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body
 	invited := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/users?email=new@example.com&first_name=N&last_name=C", key: adaKey}).json(t)["id"])
 	invitationsBefore := e.count(`SELECT sum(id) + count(*) FROM invitations`)
+	channel := fmt.Sprint(e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: adaKey}).json(t)["data"].(map[string]any)["id"])
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -130,7 +137,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/administration/genders",
 			"/api/persons/" + person + "/notes", "/api/persons/" + other + "/notes",
 			"/api/persons/" + person + "/gifts", "/api/persons/" + other + "/gifts",
-			"/api/administration/logs",
+			"/api/administration/logs", "/api/me/channels",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -168,7 +175,7 @@ func TestIsolationMatrix(t *testing.T) {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
-			path = strings.NewReplacer(":log", logID, ":user", invited).Replace(path)
+			path = strings.NewReplacer(":log", logID, ":user", invited, ":channel", channel).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)

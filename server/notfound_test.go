@@ -37,6 +37,7 @@ var storeNotFound = map[string]struct {
 	"ErrJournalNotFound":   {store.ErrJournalNotFound, "Journal not found."},
 	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
 	"ErrLogNotFound":       {store.ErrLogNotFound, "Log not found."},
+	"ErrChannelNotFound":   {store.ErrChannelNotFound, "Channel not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -123,6 +123,16 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/administration/logs", s.handleLogList, auth)
 	get("/api/administration/logs/:log", s.handleLogShow, auth)
 
+	get("/api/me/reminders", s.handleReminderSettingsShow, auth)
+	e.PUT("/api/me/reminders", s.handleReminderSettingsUpdate, auth)
+	get("/api/reminders/upcoming", s.handleRemindersUpcoming, auth)
+	get("/api/me/channels", s.handleChannelList, auth)
+	e.POST("/api/me/channels", s.handleChannelCreate, auth)
+	get("/api/me/channels/:channel", s.handleChannelShow, auth)
+	e.PUT("/api/me/channels/:channel", s.handleChannelUpdate, auth)
+	e.DELETE("/api/me/channels/:channel", s.handleChannelDelete, auth)
+	e.POST("/api/me/channels/:channel/test", s.handleChannelTest, auth)
+
 	e.PUT("/api/administration/prune", s.handlePrune, auth)
 	e.POST("/api/administration/users", s.handleUserInvite, auth)
 	e.PUT("/api/administration/users/:user/invite", s.handleInvitationResend, auth)

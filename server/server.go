@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kith/rate"
+	"kith/server/remind"
 	"kith/store"
 )
 
@@ -44,6 +45,12 @@ type Options struct {
 	Resends Throttle
 	// Mailer sends verification emails; nil writes the links to the log.
 	Mailer Mailer
+	// ReminderSendAt is when digests go out, "HH:MM" in each user's zone,
+	// for users who have not chosen; empty is 08:00.
+	ReminderSendAt string
+	// Notify makes the requests to ntfy, Gotify and webhooks; nil is
+	// remind's default client.
+	Notify *http.Client
 	Logger zerolog.Logger
 
 	// BaseURL prefixes links in responses; empty takes the request's own.
@@ -69,6 +76,8 @@ type Server struct {
 	conns     *connLimiter
 	mailer    Mailer
 	mail      sync.WaitGroup // emails being sent
+	sendAt    string
+	notify    remind.Sender
 	log       zerolog.Logger
 	baseURL   string
 	proxies   []*net.IPNet
@@ -87,6 +96,8 @@ func New(o Options) *Server {
 		checkWait: o.PasswordWait,
 		login:     o.Store.Login,
 		mailer:    o.Mailer,
+		sendAt:    o.ReminderSendAt,
+		notify:    remind.Sender{Client: o.Notify},
 		log:       o.Logger,
 		baseURL:   o.BaseURL,
 	}
@@ -100,6 +111,9 @@ func New(o Options) *Server {
 	s.checks = make(chan struct{}, checks)
 	if s.checkWait <= 0 {
 		s.checkWait = time.Second
+	}
+	if s.sendAt == "" {
+		s.sendAt = "08:00"
 	}
 	if s.resends == nil {
 		s.resends = rate.NewAttempts(resendMax, resendWindow)

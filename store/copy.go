@@ -17,7 +17,7 @@ import (
 var copyTables = []string{
 	"accounts", "users", "api_keys", "task_categories", "genders", "persons", "tasks",
 	"email_verifications", "notes", "gifts", "life_events", "work_history",
-	"journals", "journal_entries", "logs", "invitations",
+	"journals", "journal_entries", "logs", "invitations", "reminder_settings", "channels",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

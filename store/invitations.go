@@ -73,6 +73,9 @@ func (s *Store) InviteUser(ctx context.Context, inviterID int64, in Invitee) (In
 		if err != nil {
 			return fmt.Errorf("store: invite user: %w", err)
 		}
+		if err := addEmailChannel(ctx, tx, inv.User.ID, now); err != nil {
+			return err
+		}
 		if inv.Secret, err = s.createInvitation(ctx, tx, inv.User.ID); err != nil {
 			return err
 		}

@@ -124,7 +124,7 @@ func (s *Store) createUser(ctx context.Context, tx *txn, nu NewUser) (User, erro
 	if err != nil {
 		return User{}, fmt.Errorf("store: create user: %w", err)
 	}
-	return u, nil
+	return u, addEmailChannel(ctx, tx, u.ID, now)
 }
 
 // accountFor returns id when that account exists, or a new account's id

@@ -1,0 +1,199 @@
+// Package remind works out what a user is to be reminded of, day by day,
+// and delivers a day's digest to ntfy, Gotify and webhooks. It keeps no
+// state: the server's scheduler decides when, and the store remembers
+// what was sent.
+package remind
+
+import (
+	"fmt"
+	"time"
+
+	"kith/store"
+)
+
+// The kinds of Item.
+const (
+	KindBirthday      = "birthday"
+	KindLifeEvent     = "life_event"
+	KindImportantDate = "important_date"
+	KindTask          = "task"
+	KindStayInTouch   = "stay_in_touch"
+)
+
+// Item is one thing to be reminded of on a day.
+type Item struct {
+	Kind     string `json:"kind"`
+	PersonID int64  `json:"person_id"`
+	Person   string `json:"person"`
+	// Title is the line a person reads: "Birthday of Ada Lovelace (37)".
+	Title string `json:"title"`
+	// Label is a life event's description or an important date's label.
+	Label string `json:"label,omitempty"`
+	// Years is the age a birthday brings, or the years since a dated
+	// event, when its year is known.
+	Years  *int  `json:"years,omitempty"`
+	TaskID int64 `json:"task_id,omitempty"`
+	// DueOn is when a task was due, or a person became due for a call,
+	// for what is overdue.
+	DueOn string `json:"due_on,omitempty"`
+}
+
+// Day is one day's items.
+type Day struct {
+	Date  string `json:"date"` // YYYY-MM-DD
+	Items []Item `json:"items"`
+}
+
+// Contact is a person with a stay-in-touch cadence.
+type Contact struct {
+	PersonID  int64
+	Person    string
+	EveryDays int
+	// From is the last interaction's date, or the day the cadence was set
+	// when there was none: due EveryDays after it.
+	From time.Time
+}
+
+// Source is what an account's reminders are made of.
+type Source struct {
+	Yearly   []store.Yearly
+	Tasks    []store.DueTask
+	Contacts []Contact
+}
+
+// Upcoming lists, for today and each of the days after it, what falls on
+// that day, leaving out the days with nothing. Today also holds what is
+// overdue: tasks due before it and people due for a call since. Dates are
+// in loc, whose midnight starts each day; today is a date at midnight UTC.
+func Upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
+	out := []Day{}
+	for i := 0; i <= days; i++ {
+		day := today.AddDate(0, 0, i)
+		var items []Item
+		for _, y := range src.Yearly {
+			if it, ok := yearlyOn(y, day, loc); ok {
+				items = append(items, it)
+			}
+		}
+		for _, t := range src.Tasks {
+			due := dateIn(time.Unix(t.DueAt, 0), loc)
+			if due.Equal(day) || (i == 0 && due.Before(day)) {
+				items = append(items, taskItem(t, due, day))
+			}
+		}
+		for _, c := range src.Contacts {
+			due := c.From.AddDate(0, 0, c.EveryDays)
+			if due.Equal(day) || (i == 0 && due.Before(day)) {
+				items = append(items, contactItem(c, due, day))
+			}
+		}
+		if len(items) > 0 {
+			out = append(out, Day{Date: day.Format(time.DateOnly), Items: items})
+		}
+	}
+	return out
+}
+
+// Digest is today's message: dates of today and the days after it, and
+// tasks and calls due today or overdue. Tasks and calls of later days wait
+// for their own day's digest.
+func Digest(src Source, today time.Time, days int, loc *time.Location) []Day {
+	later := Source{Yearly: src.Yearly}
+	out := Upcoming(later, today, days, loc)
+	now := Upcoming(Source{Tasks: src.Tasks, Contacts: src.Contacts}, today, 0, loc)
+	if len(now) == 0 {
+		return out
+	}
+	if len(out) > 0 && out[0].Date == now[0].Date {
+		out[0].Items = append(out[0].Items, now[0].Items...)
+		return out
+	}
+	return append(now, out...)
+}
+
+// OccursOn reports whether a yearly date of month and day falls on day.
+// 29 February falls on 28 February in common years: a birthday is not
+// skipped three years in four.
+func OccursOn(month, dayOfMonth int, day time.Time) bool {
+	if month == 2 && dayOfMonth == 29 && !leap(day.Year()) {
+		return day.Month() == 2 && day.Day() == 28
+	}
+	return int(day.Month()) == month && day.Day() == dayOfMonth
+}
+
+func leap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {
+	month, dom, year := y.Month, y.Day, y.Year
+	if y.At != nil {
+		d := dateIn(time.Unix(*y.At, 0), loc)
+		month, dom = int(d.Month()), d.Day()
+		yy := int64(d.Year())
+		year = &yy
+	}
+	if !OccursOn(month, dom, day) {
+		return Item{}, false
+	}
+	it := Item{Kind: y.Kind, PersonID: y.PersonID, Person: y.PersonName, Label: y.Label}
+	if year != nil && int64(day.Year()) > *year {
+		n := day.Year() - int(*year)
+		it.Years = &n
+	}
+	switch y.Kind {
+	case store.YearlyBirthday:
+		it.Kind, it.Title = KindBirthday, "Birthday of "+y.PersonName
+		if it.Years != nil {
+			it.Title += fmt.Sprintf(" (%d)", *it.Years)
+		}
+	case store.YearlyLifeEvent:
+		it.Kind, it.Title = KindLifeEvent, y.Label+" — "+y.PersonName
+		if it.Years != nil {
+			it.Title += fmt.Sprintf(" (%s ago)", plural(*it.Years, "year"))
+		}
+	default:
+		it.Kind, it.Title = KindImportantDate, y.Label+" — "+y.PersonName
+		if it.Years != nil {
+			it.Title += fmt.Sprintf(" (%s)", plural(*it.Years, "year"))
+		}
+	}
+	return it, true
+}
+
+func taskItem(t store.DueTask, due, day time.Time) Item {
+	it := Item{Kind: KindTask, PersonID: t.PersonID, Person: t.PersonName, TaskID: t.ID, Label: t.Name,
+		Title: "Task: " + t.Name + " — " + t.PersonName}
+	if due.Before(day) {
+		it.DueOn = due.Format(time.DateOnly)
+		layout := "2 January"
+		if due.Year() != day.Year() {
+			layout = "2 January 2006"
+		}
+		it.Title = "Overdue since " + due.Format(layout) + ": " + t.Name + " — " + t.PersonName
+	}
+	return it
+}
+
+func contactItem(c Contact, due, day time.Time) Item {
+	it := Item{Kind: KindStayInTouch, PersonID: c.PersonID, Person: c.Person,
+		Title: fmt.Sprintf("Get in touch with %s (every %s)", c.Person, plural(c.EveryDays, "day"))}
+	if due.Before(day) {
+		it.DueOn = due.Format(time.DateOnly)
+	}
+	return it
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// dateIn is t's calendar date in loc, as midnight UTC.
+func dateIn(t time.Time, loc *time.Location) time.Time {
+	y, m, d := t.In(loc).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Today is now's date in loc, as midnight UTC, the form Upcoming takes.
+func Today(now time.Time, loc *time.Location) time.Time { return dateIn(now, loc) }

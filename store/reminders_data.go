@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// The kinds of Yearly.
+const (
+	YearlyBirthday  = "birthday"
+	YearlyLifeEvent = "life_event"
+)
+
+// Yearly is a date that comes back every year: a birthday, a life event
+// to be reminded of.
+type Yearly struct {
+	PersonID   int64
+	PersonName string
+	Kind       string
+	Label      string // the life event's description
+	Year       *int64 // nil when unknown
+	Month, Day int
+	// At is a life event's time, whose date depends on the user's zone:
+	// Month and Day are zero then and the caller reads them from At.
+	At *int64
+}
+
+// DueTask is an open task with a due date.
+type DueTask struct {
+	ID, PersonID     int64
+	PersonName, Name string
+	DueAt            int64
+}
+
+// ReminderData is what an account's reminders are made of.
+type ReminderData struct {
+	Yearly []Yearly
+	// Tasks are the open tasks due before the time ReminderData was given.
+	Tasks []DueTask
+}
+
+// ReminderData reads, in one snapshot, the account's yearly dates and its
+// open tasks due before dueBefore.
+func (s *Store) ReminderData(ctx context.Context, accountID, dueBefore int64) (ReminderData, error) {
+	var d ReminderData
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return d, fmt.Errorf("store: reminder data: %w", err)
+	}
+	defer tx.end(ctx, false)
+	if d.Yearly, err = birthdays(ctx, tx, accountID); err != nil {
+		return d, err
+	}
+	if d.Yearly, err = lifeEventDates(ctx, tx, accountID, d.Yearly); err != nil {
+		return d, err
+	}
+	if d.Tasks, err = dueTasks(ctx, tx, accountID, dueBefore); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+// birthdays are the exact birth dates, with month and day, that the user
+// asked to be reminded of (add_yearly_reminder).
+func birthdays(ctx context.Context, q *txn, accountID int64) ([]Yearly, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, first_name, last_name, age_year, age_month, age_day FROM persons
+		WHERE account_id = ? AND age_type = 'exact' AND age_month IS NOT NULL AND age_day IS NOT NULL AND yearly_reminder
+		ORDER BY id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("store: birthdays: %w", err)
+	}
+	defer rows.Close()
+	out := []Yearly{}
+	for rows.Next() {
+		y := Yearly{Kind: YearlyBirthday}
+		var first string
+		var last *string
+		var month, day int64
+		if err := rows.Scan(&y.PersonID, &first, &last, &y.Year, &month, &day); err != nil {
+			return nil, fmt.Errorf("store: scan birthday: %w", err)
+		}
+		y.PersonName, y.Month, y.Day = FullName(first, last), int(month), int(day)
+		out = append(out, y)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: birthdays: %w", err)
+	}
+	return out, nil
+}
+
+// lifeEventDates appends the life events to be reminded of every year.
+func lifeEventDates(ctx context.Context, q *txn, accountID int64, out []Yearly) ([]Yearly, error) {
+	rows, err := q.QueryContext(ctx, `SELECT p.id, p.first_name, p.last_name, e.description, e.happened_at
+		FROM persons p JOIN life_events e ON e.person_id = p.id
+		WHERE p.account_id = ? AND e.should_be_reminded
+		ORDER BY e.id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("store: life event dates: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		y := Yearly{Kind: YearlyLifeEvent}
+		var first string
+		var last *string
+		var at int64
+		if err := rows.Scan(&y.PersonID, &first, &last, &y.Label, &at); err != nil {
+			return nil, fmt.Errorf("store: scan life event date: %w", err)
+		}
+		y.PersonName, y.At = FullName(first, last), &at
+		out = append(out, y)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: life event dates: %w", err)
+	}
+	return out, nil
+}
+
+// dueTasks are the account's open tasks due before dueBefore, soonest first.
+func dueTasks(ctx context.Context, q *txn, accountID, dueBefore int64) ([]DueTask, error) {
+	rows, err := q.QueryContext(ctx, `SELECT t.id, p.id, p.first_name, p.last_name, t.name, t.due_at
+		FROM persons p JOIN tasks t ON t.person_id = p.id
+		WHERE p.account_id = ? AND NOT t.is_completed AND t.due_at IS NOT NULL AND t.due_at < ?
+		ORDER BY t.due_at, t.id`, accountID, dueBefore)
+	if err != nil {
+		return nil, fmt.Errorf("store: due tasks: %w", err)
+	}
+	defer rows.Close()
+	out := []DueTask{}
+	for rows.Next() {
+		var t DueTask
+		var first string
+		var last *string
+		if err := rows.Scan(&t.ID, &t.PersonID, &first, &last, &t.Name, &t.DueAt); err != nil {
+			return nil, fmt.Errorf("store: scan due task: %w", err)
+		}
+		t.PersonName = FullName(first, last)
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: due tasks: %w", err)
+	}
+	return out, nil
+}
