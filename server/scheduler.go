@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path"
 	"strconv"
+	"sync"
 	"time"
 
 	"kith/server/remind"
@@ -16,6 +17,9 @@ import (
 const reminderTries = 5
 
 var retryAfter = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour}
+
+// reminderWorkers is how many users' digests a pass sends at once.
+const reminderWorkers = 8
 
 // claimFor is how long a server holds a channel while it sends: past it,
 // another server may try, should this one have died mid-send.
@@ -47,14 +51,32 @@ func (s *Server) ReminderPass(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
+	// A few users at a time: one slow webhook does not hold up everyone's
+	// digest, and SQLite's writer commits their records together.
+	work := make(chan store.ReminderTarget)
+	errc := make(chan error, len(targets))
+	var wg sync.WaitGroup
+	for range min(reminderWorkers, len(targets)) {
+		wg.Go(func() {
+			for t := range work {
+				if err := s.remindUser(ctx, t, now); err != nil {
+					errc <- err
+				}
+			}
+		})
+	}
 	for _, t := range targets {
-		if err := s.remindUser(ctx, t, now); err != nil {
-			errs = append(errs, err)
-		}
 		if ctx.Err() != nil {
 			break
 		}
+		work <- t
+	}
+	close(work)
+	wg.Wait()
+	close(errc)
+	var errs []error
+	for err := range errc {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

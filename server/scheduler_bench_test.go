@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// newRemindersBench seeds accounts × persons, each person with a birthday
+// to be reminded of, every tenth with a life event reminded yearly and an
+// open task due within the year. Every user has their email channel, which
+// without SMTP writes the digest to the (discarded) log.
+func newRemindersBench(b *testing.B, accounts, persons int) *env {
+	sqliteOnly(b) // it seeds the SQLite file directly
+	e := newEnv(b, func(o *Options) { o.Logger = zerolog.New(io.Discard) })
+	d, err := sql.Open("sqlite", "file:"+e.where+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	var accts []int64
+	for a := range accounts {
+		u, _ := e.user(fmt.Sprintf("user%d@example.com", a))
+		accts = append(accts, u.AccountID)
+	}
+	tx, err := d.Begin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const now = 1_767_225_600 // 2026-01-01
+	person, _ := tx.Prepare(`INSERT INTO persons (account_id, first_name, last_name, age_type, age_year, age_month, age_day,
+		yearly_reminder, created_at, updated_at) VALUES (?, ?, 'Example', 'exact', ?, ?, ?, 1, ?, ?) RETURNING id`)
+	event, _ := tx.Prepare(`INSERT INTO life_events (account_id, person_id, description, happened_at, should_be_reminded, created_at, updated_at)
+		VALUES (?, ?, 'Moved house', ?, 1, ?, ?)`)
+	task, _ := tx.Prepare(`INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
+		VALUES (?, ?, 1, 'Call about the present', ?, ?, ?)`)
+	for _, acct := range accts {
+		for p := range persons {
+			var id int64
+			if err := person.QueryRow(acct, fmt.Sprint("Person ", p), 1950+p%60, 1+p%12, 1+p%28, now, now).Scan(&id); err != nil {
+				b.Fatal(err)
+			}
+			if p%10 == 0 {
+				if _, err := event.Exec(acct, id, now-int64(p)*86400*3, now, now); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := task.Exec(acct, id, now+int64(p%365)*86400, now, now); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkReminderDailyPass is the day's pass at the hour everyone's
+// digest is due: every user's dates read, worked out and sent. Each
+// iteration is the next day.
+//
+//	go test ./server -run '^$' -bench ReminderDailyPass -benchtime 10x
+func BenchmarkReminderDailyPass(b *testing.B) {
+	e := newRemindersBench(b, 100, 1000)
+	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for b.Loop() {
+		e.at(day)
+		if err := e.srv.ReminderPass(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		day = day.AddDate(0, 0, 1)
+	}
+	if n := e.count(`SELECT count(*) FROM channels WHERE done_day IS NULL`); n != 0 {
+		b.Fatalf("%d channels were not done", n)
+	}
+}
+
+// BenchmarkReminderIdlePass is the pass of every other minute of the day:
+// everything sent, nothing to do.
+func BenchmarkReminderIdlePass(b *testing.B) {
+	e := newRemindersBench(b, 100, 1000)
+	e.at(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	if err := e.srv.ReminderPass(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		e.clock.Advance(time.Minute)
+		if err := e.srv.ReminderPass(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
