@@ -37,6 +37,8 @@ var storeNotFound = map[string]struct {
 	"ErrJournalNotFound":   {store.ErrJournalNotFound, "Journal not found."},
 	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
 	"ErrLogNotFound":       {store.ErrLogNotFound, "Log not found."},
+
+	"ErrContactDetailNotFound": {store.ErrContactDetailNotFound, "Contact detail not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,
