@@ -97,6 +97,8 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	gift := a.create(pp+"/gifts?name=Mug&status=given&occasion=Birthday&url=https://example.com/mug&date=2026-03-15", token, "")
 	event := a.create(pp+"/life-events?description=Promoted&happened_at=2005-03-24&should_be_reminded=1", token, "")
 	work := a.create(pp+"/work-history?job_title=Regional+Manager&company_name=Dunder+Mifflin&active=1", token, "")
+	detail := a.create(pp+"/contact-details", token, `{"kind":"address","label":"work","street":"1725 Slough Avenue\nSuite 200","city":"Scranton","country":"us"}`)
+	a.create(pp+"/contact-details?kind=social&network=mastodon&value=@michael@example.social&position=-1", token, "")
 	journal := a.create("/api/journals?name=My+Travel+Journal", token, "")
 	a.must(201, http.MethodGet, "/api/journals/"+journal+"/2026/3/15", token, "")
 	gone := a.create("/api/persons", token, `{"first_name":"Gone"}`)
@@ -122,6 +124,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/persons", pp, pp + "/tasks", pp + "/tasks/" + task, pp + "/notes", pp + "/notes/" + note,
 		pp + "/gifts", pp + "/gifts/" + gift, pp + "/life-events", pp + "/life-events/" + event,
 		pp + "/work-history", pp + "/work-history/" + work,
+		pp + "/contact-details", pp + "/contact-details/" + detail,
 		"/api/administration/task-categories", "/api/administration/task-categories/" + cat,
 		"/api/administration/genders", "/api/administration/genders/" + gender,
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",

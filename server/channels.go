@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -77,12 +75,6 @@ func channelInput(p *params, creating bool) store.ChannelInput {
 		p.fail("token", "The token field must be at least 16 characters.")
 	}
 	return in
-}
-
-// webURL is an absolute http or https URL with a host.
-func webURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && absoluteURL(s) && !strings.ContainsAny(s, " \t")
 }
 
 func (s *Server) handleChannelList(c echo.Context) error {

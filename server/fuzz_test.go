@@ -72,6 +72,7 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	e.workEntry(key, "1", "job_title=Salesman&active=1")
 	e.note(key, "1", "Likes tea")
 	e.gift(key, "1", "name=Teapot&status=idea")
+	e.contactDetail(key, "1", "kind=phone&value=555-0100")
 	return &fuzzEnv{env: e, key: key}
 }
 
@@ -292,6 +293,19 @@ func FuzzGiftWrites(f *testing.F) {
 		{"name=Teapot&status=given&occasion=Birthday&url=https://example.com&date=2026-12-01", `{"name":"Mug","status":"received","date":1796083200}`},
 		{"name=x&status=Idea&url=example.com&date=2026-02-30", `{"name":"x","status":["idea"],"url":"https:///x","date":"9999-99-99"}`},
 		{"status=&url=http://[::1", `{"name":null,"status":"idea","occasion":7,"url":"http://exa mple.com","date":true}`},
+	})
+}
+
+func FuzzContactDetailWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/contact-details"}, {"PUT", "/api/persons/1/contact-details/1"},
+		{"GET", "/api/persons/1/contact-details"}, {"DELETE", "/api/persons/1/contact-details/2"},
+	}, [][2]string{
+		{"kind=email&value=jim@example.com&label=work&position=1", `{"kind":"address","street":"1 Main St\nFlat 2","city":"Scranton","country":"us"}`},
+		{"kind=phone&value=%2B1+(570)+555-0100+ext.+12", `{"kind":"social","network":"mastodon","value":"@jim@example.social","position":"-3"}`},
+		{"kind=website&value=ftp://x&position=9223372036854775807", `{"kind":"website","value":"http://","label":["x"]}`},
+		{"kind=address&country=XX&street=" + strings.Repeat("s", 300), `{"kind":"phone","value":"   ","position":1e400}`},
+		{"kind=fax", `{"kind":null,"value":{"a":1},"network":"` + strings.Repeat("n", 65) + `"}`},
 	})
 }
 

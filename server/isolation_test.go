@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1&kind=email&value=x@example.com"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -72,6 +72,14 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/gifts/:gift":           {"account", "person"},
 	"PUT /api/persons/:person/gifts/:gift":            {"account", "person"},
 	"DELETE /api/persons/:person/gifts/:gift":         {"account", "person"},
+
+	"GET /api/persons/:person/contact-details":            {"account"},
+	"HEAD /api/persons/:person/contact-details":           {"account"},
+	"POST /api/persons/:person/contact-details":           {"account"},
+	"GET /api/persons/:person/contact-details/:detail":    {"account", "person"},
+	"HEAD /api/persons/:person/contact-details/:detail":   {"account", "person"},
+	"PUT /api/persons/:person/contact-details/:detail":    {"account", "person"},
+	"DELETE /api/persons/:person/contact-details/:detail": {"account", "person"},
 	// Journals, and their entries by date (year, month, day: 2026/3/15).
 	"GET /api/journals/:journal":                           {"account"},
 	"HEAD /api/journals/:journal":                          {"account"},
@@ -118,6 +126,8 @@ func TestIsolationMatrix(t *testing.T) {
 	e.note(bob, e.person(bob, "first_name=Bob2"), "Bob's")
 	gift := e.gift(adaKey, person, "name=Teapot&status=idea")
 	e.gift(bob, e.person(bob, "first_name=Bob3"), "name=Bob's&status=idea")
+	detail := e.contactDetail(adaKey, person, "kind=phone&value=555-0100")
+	e.contactDetail(bob, e.person(bob, "first_name=Bob4"), "kind=phone&value=Bob's+555")
 	journal := e.journal(adaKey, "Ada's")
 	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
@@ -137,6 +147,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/administration/genders",
 			"/api/persons/" + person + "/notes", "/api/persons/" + other + "/notes",
 			"/api/persons/" + person + "/gifts", "/api/persons/" + other + "/gifts",
+			"/api/persons/" + person + "/contact-details", "/api/persons/" + other + "/contact-details",
 			"/api/administration/logs", "/api/me/channels",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
@@ -170,7 +181,7 @@ func TestIsolationMatrix(t *testing.T) {
 			path := strings.NewReplacer(":person", personID, ":task", task, ":id", keyID, ":gender", gender).Replace(rt.Path)
 			path = strings.NewReplacer(":event", event, ":entry", entry).Replace(path)
 			path = strings.NewReplacer(":note", note).Replace(path)
-			path = strings.NewReplacer(":gift", gift).Replace(path)
+			path = strings.NewReplacer(":gift", gift, ":detail", detail).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -29,6 +29,7 @@ var notFoundMessages = []struct {
 	{store.ErrEntryNotFound, "Entry not found."},
 	{store.ErrLogNotFound, "Log not found."},
 	{store.ErrChannelNotFound, "Channel not found."},
+	{store.ErrContactDetailNotFound, "Contact detail not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -38,6 +38,8 @@ var storeNotFound = map[string]struct {
 	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
 	"ErrLogNotFound":       {store.ErrLogNotFound, "Log not found."},
 	"ErrChannelNotFound":   {store.ErrChannelNotFound, "Channel not found."},
+
+	"ErrContactDetailNotFound": {store.ErrContactDetailNotFound, "Contact detail not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

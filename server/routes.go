@@ -106,6 +106,12 @@ func (s *Server) routes(corsOrigins []string) {
 	e.PUT("/api/persons/:person/work-history/:entry", s.handleWorkEntryUpdate, auth)
 	e.DELETE("/api/persons/:person/work-history/:entry", s.handleWorkEntryDelete, auth)
 
+	get("/api/persons/:person/contact-details", s.handleContactDetailList, auth)
+	e.POST("/api/persons/:person/contact-details", s.handleContactDetailCreate, auth)
+	get("/api/persons/:person/contact-details/:detail", s.handleContactDetailShow, auth)
+	e.PUT("/api/persons/:person/contact-details/:detail", s.handleContactDetailUpdate, auth)
+	e.DELETE("/api/persons/:person/contact-details/:detail", s.handleContactDetailDelete, auth)
+
 	get("/api/administration/genders", s.handleGenderList, auth)
 	e.POST("/api/administration/genders", s.handleGenderCreate, auth)
 	get("/api/administration/genders/:gender", s.handleGenderShow, auth)

@@ -16,7 +16,7 @@ import (
 // be left behind unseen.
 var copyTables = []string{
 	"accounts", "users", "api_keys", "task_categories", "genders", "persons", "tasks",
-	"email_verifications", "notes", "gifts", "life_events", "work_history",
+	"email_verifications", "notes", "gifts", "life_events", "work_history", "contact_details",
 	"journals", "journal_entries", "logs", "invitations", "reminder_settings", "channels",
 }
 

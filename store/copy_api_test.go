@@ -36,6 +36,10 @@ func TestCopy(t *testing.T) {
 				t.Fatal(err)
 			}
 			newTask(t, src, u.AccountID, p.ID, "to do")
+			if _, err := src.CreateContactDetail(t.Context(), u.AccountID, p.ID, store.ContactDetailInput{Kind: "address",
+				Street: ptr("1 Main St\nFlat 2"), Country: ptr("FR")}); err != nil {
+				t.Fatal(err)
+			}
 			// The highest id, deleted: the target must not give it again.
 			gone := newPerson(t, src, u.AccountID, "Gone")
 			wantErr(t, src.DeletePerson(t.Context(), u.AccountID, gone.ID), nil)
@@ -61,6 +65,7 @@ func TestCopy(t *testing.T) {
 					return ps, err
 				},
 				func(s *store.Store) (any, error) { return s.Tasks(t.Context(), u.AccountID, p.ID) },
+				func(s *store.Store) (any, error) { return s.ContactDetails(t.Context(), u.AccountID, p.ID, "") },
 				func(s *store.Store) (any, error) { return s.APIKeys(t.Context(), u.ID) },
 				func(s *store.Store) (any, error) { return s.User(t.Context(), u.ID) },
 			} {

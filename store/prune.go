@@ -7,9 +7,10 @@ import (
 
 // Prune deletes every person of the account, those that cannot be deleted
 // one by one too, and by cascade everything that is theirs: tasks, notes,
-// gifts, life events (and so their reminders) and work history; a person's
-// age is a part of its row. What belongs to the account rather than to a
-// person stays: users, keys, genders, task categories, journals, logs.
+// gifts, life events (and so their reminders), work history and contact
+// details; a person's age is a part of its row. What belongs to the
+// account rather than to a person stays: users, keys, genders, task
+// categories, journals, logs.
 // One statement in one transaction with its log entry, so a prune is all
 // or nothing.
 func (s *Store) Prune(ctx context.Context, accountID int64) error {

@@ -1,0 +1,234 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrContactDetailNotFound reports a contact detail that is not the
+// person's.
+var ErrContactDetailNotFound = &NotFoundError{What: "contact detail"}
+
+// ContactDetailKinds are the kinds of contact detail, in the order a
+// person's list shows them: vCard's EMAIL, TEL, ADR, URL and
+// X-SOCIALPROFILE.
+var ContactDetailKinds = []string{"email", "phone", "address", "website", "social"}
+
+// kindOrder sorts by kind as ContactDetailKinds lists them.
+const kindOrder = `CASE kind WHEN 'email' THEN 1 WHEN 'phone' THEN 2 WHEN 'address' THEN 3 WHEN 'website' THEN 4 ELSE 5 END`
+
+// kindNouns name one detail of each kind in the log.
+var kindNouns = map[string]string{
+	"email": "an email address", "phone": "a phone number", "address": "an address",
+	"website": "a website", "social": "a social profile",
+}
+
+// ContactDetail is one way to reach a person. Value is set for every kind
+// but address, Network for social only, and the address fields for an
+// address only, of which at least one is set; the rest are nil.
+type ContactDetail struct {
+	ID       int64
+	PersonID int64
+	Kind     string
+	Label    *string
+	// Position orders the person's details of one kind; equal positions
+	// fall back to the id.
+	Position                                  int64
+	Value, Network                            *string
+	Street, City, PostalCode, Region, Country *string
+	CreatedAt                                 int64
+	UpdatedAt                                 int64
+}
+
+// ContactDetailInput is what creating or replacing a contact detail takes,
+// with the fields of its kind only (see ContactDetail).
+type ContactDetailInput struct {
+	Kind  string
+	Label *string
+	// Position nil puts a new detail last among its kind; an updated one
+	// keeps its place, or goes last among its new kind.
+	Position                                  *int64
+	Value, Network                            *string
+	Street, City, PostalCode, Region, Country *string
+}
+
+const contactDetailColumns = `id, person_id, kind, label, position, value, network,
+	street, city, postal_code, region, country, created_at, updated_at`
+
+func scanContactDetail(sc scanner, d *ContactDetail) error {
+	return sc.Scan(&d.ID, &d.PersonID, &d.Kind, &d.Label, &d.Position, &d.Value, &d.Network,
+		&d.Street, &d.City, &d.PostalCode, &d.Region, &d.Country, &d.CreatedAt, &d.UpdatedAt)
+}
+
+// lastPosition is the position after the person's last detail of a kind,
+// whose person and kind are the statement's next two parameters: 1 for the
+// first, and the highest itself when that is the largest integer, past
+// which one more would overflow (positions may be equal).
+const lastPosition = `(SELECT coalesce(max(d.position), 0) + CASE WHEN max(d.position) = 9223372036854775807 THEN 0 ELSE 1 END
+	FROM contact_details d WHERE d.person_id = ? AND d.kind = CAST(? AS TEXT))`
+
+// ContactDetails lists the person's contact details by kind (in the order
+// of ContactDetailKinds), position and id; kind "" lists every kind.
+func (s *Store) ContactDetails(ctx context.Context, accountID, personID int64, kind string) ([]ContactDetail, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // the person and the details in one snapshot
+	if err != nil {
+		return nil, fmt.Errorf("store: list contact details: %w", err)
+	}
+	defer tx.end(ctx, false)
+	if err := checkPerson(ctx, tx, accountID, personID); err != nil {
+		return nil, err
+	}
+	query, args := `SELECT `+contactDetailColumns+` FROM contact_details WHERE person_id = ? AND account_id = ?`, []any{personID, accountID}
+	if kind != "" {
+		query, args = query+` AND kind = ?`, append(args, kind)
+	}
+	rows, err := tx.QueryContext(ctx, query+` ORDER BY `+kindOrder+`, position, id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list contact details: %w", err)
+	}
+	defer rows.Close()
+	details := []ContactDetail{}
+	for rows.Next() {
+		var d ContactDetail
+		if err := scanContactDetail(rows, &d); err != nil {
+			return nil, fmt.Errorf("store: scan contact detail: %w", err)
+		}
+		details = append(details, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list contact details: %w", err)
+	}
+	return details, nil
+}
+
+// ContactDetail returns one contact detail of the person. When there is
+// none it says whether the person or the detail is missing.
+func (s *Store) ContactDetail(ctx context.Context, accountID, personID, id int64) (ContactDetail, error) {
+	var d ContactDetail
+	err := scanContactDetail(s.r.QueryRowContext(ctx, `SELECT `+contactDetailColumns+` FROM contact_details
+		WHERE id = ? AND person_id = ? AND account_id = ?`, id, personID, accountID), &d)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ContactDetail{}, missingContactDetail(ctx, s.r, accountID, personID)
+	}
+	if err != nil {
+		return ContactDetail{}, fmt.Errorf("store: get contact detail: %w", err)
+	}
+	return d, nil
+}
+
+// missingContactDetail tells, once a contact detail of the person was not
+// found, whether the person or only the detail is missing.
+func missingContactDetail(ctx context.Context, q queryer, accountID, personID int64) error {
+	if err := checkPerson(ctx, q, accountID, personID); err != nil {
+		return err
+	}
+	return ErrContactDetailNotFound
+}
+
+// CreateContactDetail adds a contact detail to the person. One INSERT
+// finds the person in the account, works out the position and writes the
+// detail, so that the person cannot vanish between a check and the write.
+// Two creates at once on PostgreSQL may both read the same last position:
+// equal positions are allowed, and the id orders them.
+func (s *Store) CreateContactDetail(ctx context.Context, accountID, personID int64, in ContactDetailInput) (ContactDetail, error) {
+	var d ContactDetail
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		now := s.now()
+		err := scanContactDetail(tx.QueryRowContext(ctx, `INSERT INTO contact_details (account_id, person_id, kind, label,
+				position, value, network, street, city, postal_code, region, country, created_at, updated_at)
+			SELECT p.account_id, p.id, CAST(? AS TEXT), CAST(? AS TEXT), coalesce(CAST(? AS BIGINT), `+lastPosition+`),
+				CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),
+				CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+			FROM persons p WHERE p.id = ? AND p.account_id = ?
+			RETURNING `+contactDetailColumns,
+			in.Kind, in.Label, in.Position, personID, in.Kind, in.Value, in.Network,
+			in.Street, in.City, in.PostalCode, in.Region, in.Country, now, now, personID, accountID), &d)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrPersonNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: create contact detail: %w", err)
+		}
+		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_creation", "Added "+kindNouns[d.Kind]+" for ")
+	})
+	return d, err
+}
+
+// UpdateContactDetail replaces every field of the person's contact detail,
+// its kind too.
+func (s *Store) UpdateContactDetail(ctx context.Context, accountID, personID, id int64, in ContactDetailInput) (ContactDetail, error) {
+	var d ContactDetail
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		// Every SET reads the row as it was: kind in the CASE is the old one.
+		err := scanContactDetail(tx.QueryRowContext(ctx, `UPDATE contact_details SET kind = ?, label = ?,
+				position = coalesce(CAST(? AS BIGINT), CASE WHEN kind = CAST(? AS TEXT) THEN position ELSE `+lastPosition+` END),
+				value = ?, network = ?, street = ?, city = ?, postal_code = ?, region = ?, country = ?, updated_at = ?
+			WHERE id = ? AND person_id = ? AND account_id = ?
+			RETURNING `+contactDetailColumns,
+			in.Kind, in.Label, in.Position, in.Kind, personID, in.Kind, in.Value, in.Network,
+			in.Street, in.City, in.PostalCode, in.Region, in.Country, s.now(), id, personID, accountID), &d)
+		if errors.Is(err, sql.ErrNoRows) {
+			return missingContactDetail(ctx, tx, accountID, personID)
+		}
+		if err != nil {
+			return fmt.Errorf("store: update contact detail: %w", err)
+		}
+		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_update", "Updated "+kindNouns[d.Kind]+" for ")
+	})
+	return d, err
+}
+
+// DeleteContactDetail deletes one contact detail of the person.
+func (s *Store) DeleteContactDetail(ctx context.Context, accountID, personID, id int64) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		var kind string
+		err := tx.QueryRowContext(ctx, `DELETE FROM contact_details WHERE id = ? AND person_id = ? AND account_id = ?
+			RETURNING kind`, id, personID, accountID).Scan(&kind)
+		if errors.Is(err, sql.ErrNoRows) {
+			return missingContactDetail(ctx, tx, accountID, personID)
+		}
+		if err != nil {
+			return fmt.Errorf("store: delete contact detail: %w", err)
+		}
+		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_deletion", "Deleted "+kindNouns[kind]+" for ")
+	})
+}
+
+// countriesTxt is ISO 3166-1's alpha-2 codes, one a line with its name.
+//
+//go:embed countries.txt
+var countriesTxt string
+
+// countries holds every ISO 3166-1 alpha-2 code.
+var countries = func() map[string]bool {
+	m := map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(countriesTxt))
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
+			code, _, _ := strings.Cut(line, "\t")
+			m[code] = true
+		}
+	}
+	return m
+}()
+
+// CountryCode returns s in upper case if it is an ISO 3166-1 alpha-2 code
+// in either case ("fr", "FR"), and false otherwise ("XX", "usa"). Only
+// ASCII letters count: strings.ToUpper would make "ıt" "IT".
+func CountryCode(s string) (string, bool) {
+	if len(s) != 2 || !asciiLetter(s[0]) || !asciiLetter(s[1]) {
+		return "", false
+	}
+	code := strings.ToUpper(s)
+	if !countries[code] {
+		return "", false
+	}
+	return code, true
+}
+
+func asciiLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
