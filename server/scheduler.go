@@ -124,7 +124,7 @@ func (s *Server) remindUser(ctx context.Context, t store.ReminderTarget, now tim
 // days later are made of.
 func (s *Server) reminderSource(ctx context.Context, accountID int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
 	end := time.Date(today.Year(), today.Month(), today.Day()+days+1, 0, 0, 0, 0, loc)
-	data, err := s.store.ReminderData(ctx, accountID, end.Unix())
+	data, err := s.store.ReminderData(ctx, accountID, end.Unix(), remind.Spans(today, days))
 	if err != nil {
 		return remind.Source{}, err
 	}

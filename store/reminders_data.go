@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // The kinds of Yearly.
@@ -40,16 +41,21 @@ type ReminderData struct {
 	Tasks []DueTask
 }
 
+// DaySpan is the days From through To of a month, a part of the span of
+// dates a digest looks at.
+type DaySpan struct{ Month, From, To int }
+
 // ReminderData reads, in one snapshot, the account's yearly dates and its
-// open tasks due before dueBefore.
-func (s *Store) ReminderData(ctx context.Context, accountID, dueBefore int64) (ReminderData, error) {
+// open tasks due before dueBefore. spans keeps only the birthdays within
+// them; nil keeps all.
+func (s *Store) ReminderData(ctx context.Context, accountID, dueBefore int64, spans []DaySpan) (ReminderData, error) {
 	var d ReminderData
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return d, fmt.Errorf("store: reminder data: %w", err)
 	}
 	defer tx.end(ctx, false)
-	if d.Yearly, err = birthdays(ctx, tx, accountID); err != nil {
+	if d.Yearly, err = birthdays(ctx, tx, accountID, spans); err != nil {
 		return d, err
 	}
 	if d.Yearly, err = lifeEventDates(ctx, tx, accountID, d.Yearly); err != nil {
@@ -62,11 +68,23 @@ func (s *Store) ReminderData(ctx context.Context, accountID, dueBefore int64) (R
 }
 
 // birthdays are the exact birth dates, with month and day, that the user
-// asked to be reminded of (add_yearly_reminder).
-func birthdays(ctx context.Context, q *txn, accountID int64) ([]Yearly, error) {
+// asked to be reminded of (add_yearly_reminder), within spans when it is
+// not nil: a daily digest wants a week's, not the year's, and each span
+// is a search of persons_birthday.
+func birthdays(ctx context.Context, q *txn, accountID int64, spans []DaySpan) ([]Yearly, error) {
+	args := []any{accountID}
+	only := ""
+	if spans != nil {
+		terms := make([]string, len(spans))
+		for i, sp := range spans {
+			terms[i] = `(age_month = ? AND age_day BETWEEN ? AND ?)`
+			args = append(args, sp.Month, sp.From, sp.To)
+		}
+		only = ` AND (` + strings.Join(terms, ` OR `) + `)`
+	}
 	rows, err := q.QueryContext(ctx, `SELECT id, first_name, last_name, age_year, age_month, age_day FROM persons
-		WHERE account_id = ? AND age_type = 'exact' AND age_month IS NOT NULL AND age_day IS NOT NULL AND yearly_reminder
-		ORDER BY id`, accountID)
+		WHERE account_id = ? AND age_type = 'exact' AND age_month IS NOT NULL AND age_day IS NOT NULL AND yearly_reminder`+only+`
+		ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: birthdays: %w", err)
 	}
@@ -92,8 +110,8 @@ func birthdays(ctx context.Context, q *txn, accountID int64) ([]Yearly, error) {
 // lifeEventDates appends the life events to be reminded of every year.
 func lifeEventDates(ctx context.Context, q *txn, accountID int64, out []Yearly) ([]Yearly, error) {
 	rows, err := q.QueryContext(ctx, `SELECT p.id, p.first_name, p.last_name, e.description, e.happened_at
-		FROM persons p JOIN life_events e ON e.person_id = p.id
-		WHERE p.account_id = ? AND e.should_be_reminded
+		FROM life_events e JOIN persons p ON p.id = e.person_id
+		WHERE e.account_id = ? AND e.should_be_reminded
 		ORDER BY e.id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("store: life event dates: %w", err)
@@ -119,8 +137,8 @@ func lifeEventDates(ctx context.Context, q *txn, accountID int64, out []Yearly) 
 // dueTasks are the account's open tasks due before dueBefore, soonest first.
 func dueTasks(ctx context.Context, q *txn, accountID, dueBefore int64) ([]DueTask, error) {
 	rows, err := q.QueryContext(ctx, `SELECT t.id, p.id, p.first_name, p.last_name, t.name, t.due_at
-		FROM persons p JOIN tasks t ON t.person_id = p.id
-		WHERE p.account_id = ? AND NOT t.is_completed AND t.due_at IS NOT NULL AND t.due_at < ?
+		FROM tasks t JOIN persons p ON p.id = t.person_id
+		WHERE t.account_id = ? AND t.due_at < ? AND NOT t.is_completed
 		ORDER BY t.due_at, t.id`, accountID, dueBefore)
 	if err != nil {
 		return nil, fmt.Errorf("store: due tasks: %w", err)

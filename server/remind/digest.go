@@ -121,6 +121,30 @@ func OccursOn(month, dayOfMonth int, day time.Time) bool {
 	return int(day.Month()) == month && day.Day() == dayOfMonth
 }
 
+// Spans are the months' days from today through days later, for
+// store.ReminderData to read only the birthdays within them; February
+// runs to the 29th when the 28th is in and the year is common. Nil when
+// days is long enough that reading every date is simpler.
+func Spans(today time.Time, days int) []store.DaySpan {
+	if days > 62 {
+		return nil
+	}
+	var out []store.DaySpan
+	for i := 0; i <= days; i++ {
+		d := today.AddDate(0, 0, i)
+		m, day := int(d.Month()), d.Day()
+		if day == 28 && m == 2 && !leap(d.Year()) {
+			day = 29
+		}
+		if n := len(out); n > 0 && out[n-1].Month == m {
+			out[n-1].To = day
+			continue
+		}
+		out = append(out, store.DaySpan{Month: m, From: d.Day(), To: day})
+	}
+	return out
+}
+
 func leap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 
 func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {

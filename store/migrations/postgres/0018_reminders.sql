@@ -43,6 +43,12 @@ CREATE INDEX channels_user ON channels(user_id, id);
 -- One email channel a user: it goes to their own address.
 CREATE UNIQUE INDEX channels_one_email ON channels(user_id) WHERE kind = 'email';
 
+-- What the daily pass reads for each account: birthdays by month and day,
+-- life events to be reminded of, open tasks by due date.
+CREATE INDEX persons_birthday ON persons(account_id, age_month, age_day);
+CREATE INDEX life_events_account ON life_events(account_id);
+CREATE INDEX tasks_account_due ON tasks(account_id, due_at);
+
 -- Every user has had email reminders on from the start.
 INSERT INTO channels (user_id, kind, created_at, updated_at)
 SELECT id, 'email', created_at, created_at FROM users;
