@@ -1,0 +1,110 @@
+package remind
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"kith/store"
+)
+
+func day(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func TestSpans(t *testing.T) {
+	cases := []struct {
+		today string
+		days  int
+		want  string
+	}{
+		{"2026-03-10", 7, "[{3 10 17}]"},
+		{"2026-03-28", 7, "[{3 28 31} {4 1 4}]"},
+		// A common year's 28 February takes 29 February's birthdays along.
+		{"2027-02-25", 5, "[{2 25 29} {3 1 2}]"},
+		{"2028-02-25", 5, "[{2 25 29} {3 1 1}]"},
+		{"2026-12-30", 3, "[{12 30 31} {1 1 2}]"},
+		{"2026-06-01", 0, "[{6 1 1}]"},
+	}
+	for _, c := range cases {
+		if got := fmt.Sprint(Spans(day(c.today), c.days)); got != c.want {
+			t.Errorf("Spans(%s, %d) = %s, want %s", c.today, c.days, got, c.want)
+		}
+	}
+	if Spans(day("2026-01-01"), 63) != nil {
+		t.Error("a long span names its days")
+	}
+}
+
+func TestOccursOn(t *testing.T) {
+	cases := []struct {
+		month, day int
+		on         string
+		want       bool
+	}{
+		{2, 29, "2027-02-28", true},
+		{2, 29, "2028-02-28", false},
+		{2, 29, "2028-02-29", true},
+		{2, 28, "2027-02-28", true},
+		{2, 29, "2027-03-01", false},
+		{12, 31, "2026-12-31", true},
+	}
+	for _, c := range cases {
+		if got := OccursOn(c.month, c.day, day(c.on)); got != c.want {
+			t.Errorf("OccursOn(%d, %d, %s) = %v", c.month, c.day, c.on, got)
+		}
+	}
+}
+
+func TestDigestKeepsLaterTasksForTheirDay(t *testing.T) {
+	loc := time.UTC
+	src := Source{
+		Yearly: []store.Yearly{{PersonID: 1, PersonName: "Ada", Kind: store.YearlyBirthday, Month: 3, Day: 12}},
+		Tasks: []store.DueTask{
+			{ID: 1, PersonID: 1, PersonName: "Ada", Name: "Today", DueAt: day("2026-03-10").Add(15 * time.Hour).Unix()},
+			{ID: 2, PersonID: 1, PersonName: "Ada", Name: "Friday", DueAt: day("2026-03-13").Unix()},
+		},
+		Contacts: []Contact{{PersonID: 2, Person: "Bob", EveryDays: 30, From: day("2026-02-01")}},
+	}
+	got := fmt.Sprint(Digest(src, day("2026-03-10"), 7, loc))
+	want := "[{2026-03-10 [{task 1 Ada Task: Today — Ada Today <nil> 1 } {stay_in_touch 2 Bob Get in touch with Bob (every 30 days)  <nil> 0 2026-03-03}]} " +
+		"{2026-03-12 [{birthday 1 Ada Birthday of Ada  <nil> 0 }]}]"
+	if got != want {
+		t.Errorf("digest\n got %s\nwant %s", got, want)
+	}
+	up := Upcoming(src, day("2026-03-10"), 7, loc)
+	if len(up) != 3 || up[2].Date != "2026-03-13" || up[2].Items[0].Label != "Friday" {
+		t.Errorf("upcoming %v", up)
+	}
+}
+
+func TestSplitTopic(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://ntfy.sh/ada":             "https://ntfy.sh/ ada",
+		"https://push.example/ntfy/ada/":  "https://push.example/ntfy/ ada",
+		"http://10.0.0.2:8080/kith?x=1#y": "http://10.0.0.2:8080/ kith",
+	} {
+		base, topic, err := SplitTopic(raw)
+		if err != nil || base+" "+topic != want {
+			t.Errorf("SplitTopic(%q) = %q %q %v, want %s", raw, base, topic, err, want)
+		}
+	}
+	for _, raw := range []string{"https://ntfy.sh", "https://ntfy.sh/"} {
+		if _, _, err := SplitTopic(raw); err == nil {
+			t.Errorf("SplitTopic(%q) found a topic", raw)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	if got := Clip("Zoë Zoë", 3); got != "Zo…" {
+		t.Errorf("Clip cut a character: %q", got)
+	}
+	if got := Clip("short", 10); got != "short" {
+		t.Errorf("Clip(short) = %q", got)
+	}
+}
