@@ -318,3 +318,16 @@ func FuzzInvitationWrites(f *testing.F) {
 		{"email=Pam+<pam@example.com>&first_name=&last_name=" + strings.Repeat("x", 300), `{"email":["x"],"token":null,"password":true}`},
 	})
 }
+
+func FuzzReminderWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/me/channels"}, {"PUT", "/api/me/channels/2"}, {"PUT", "/api/me/channels/1"},
+		{"DELETE", "/api/me/channels/3"}, {"PUT", "/api/me/reminders"}, {"GET", "/api/reminders/upcoming"},
+	}, [][2]string{
+		{"kind=ntfy&url=https://ntfy.sh/ada&token=tk", `{"kind":"webhook","url":"https://h.example/x","token":"` + strings.Repeat("k", 16) + `"}`},
+		{"kind=gotify&url=http://:8080&enabled=2", `{"kind":"email","enabled":"false","url":"ignored"}`},
+		{"kind=sms&url=ftp://x&name=" + strings.Repeat("n", 300), `{"kind":["ntfy"],"url":{"a":1},"token":null}`},
+		{"send_at=25:00&days=-5", `{"send_at":"07:30","days":365}`},
+		{"days=9223372036854775808", `{"send_at":"7:3","days":"abc"}`},
+	})
+}
