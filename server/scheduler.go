@@ -18,6 +18,8 @@ const reminderTries = 5
 
 var retryAfter = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour}
 
+var errUnverifiedDigest = errors.New("the email address is not verified: verify it to get reminders by email")
+
 // reminderWorkers is how many users' digests a pass sends at once.
 const reminderWorkers = 8
 
@@ -142,6 +144,10 @@ func (s *Server) deliverDigest(ctx context.Context, t store.ReminderTarget, ch s
 	if len(msg.Days) == 0 {
 		return s.store.ChannelIdle(ctx, ch.ID, msg.Date)
 	}
+	if ch.Kind == "email" && !t.Verified {
+		// No retries: the address stays unverified until its owner acts.
+		return s.store.ChannelFailed(ctx, ch.ID, msg.Date, errUnverifiedDigest.Error(), now.Unix(), now.Unix(), true)
+	}
 	sendErr := s.sendDigest(ctx, ch, msg, t.Verified)
 	if sendErr == nil {
 		s.log.Info().Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
@@ -172,7 +178,7 @@ func (s *Server) sendDigest(ctx context.Context, ch store.Channel, msg remind.Me
 		return s.notify.Send(ctx, ch, msg)
 	}
 	if !verified {
-		return errors.New("the email address is not verified: verify it to get reminders by email")
+		return errUnverifiedDigest
 	}
 	text, html := msg.Mail()
 	if s.mailer == nil {
