@@ -97,6 +97,9 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	gift := a.create(pp+"/gifts?name=Mug&status=given&occasion=Birthday&url=https://example.com/mug&date=2026-03-15", token, "")
 	event := a.create(pp+"/life-events?description=Promoted&happened_at=2005-03-24&should_be_reminded=1", token, "")
 	work := a.create(pp+"/work-history?job_title=Regional+Manager&company_name=Dunder+Mifflin&active=1", token, "")
+	date := a.create(pp+"/important-dates?label=anniversary&date=--02-29&remind_yearly=1", token, "")
+	a.must(200, http.MethodPut, pp+"/stay-in-touch?every_days=30", token, "")
+	interaction := a.create(pp+"/interactions?happened_on=2026-03-14&kind=call&note=Planned+the+trip", token, "")
 	journal := a.create("/api/journals?name=My+Travel+Journal", token, "")
 	a.must(201, http.MethodGet, "/api/journals/"+journal+"/2026/3/15", token, "")
 	gone := a.create("/api/persons", token, `{"first_name":"Gone"}`)
@@ -122,6 +125,8 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/persons", pp, pp + "/tasks", pp + "/tasks/" + task, pp + "/notes", pp + "/notes/" + note,
 		pp + "/gifts", pp + "/gifts/" + gift, pp + "/life-events", pp + "/life-events/" + event,
 		pp + "/work-history", pp + "/work-history/" + work,
+		pp + "/important-dates", pp + "/important-dates/" + date, pp + "/stay-in-touch",
+		pp + "/interactions", pp + "/interactions/" + interaction,
 		"/api/administration/task-categories", "/api/administration/task-categories/" + cat,
 		"/api/administration/genders", "/api/administration/genders/" + gender,
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",

@@ -28,6 +28,8 @@ var notFoundMessages = []struct {
 	{store.ErrJournalNotFound, "Journal not found."},
 	{store.ErrEntryNotFound, "Entry not found."},
 	{store.ErrLogNotFound, "Log not found."},
+	{store.ErrImportantDateNotFound, "Important date not found."},
+	{store.ErrInteractionNotFound, "Interaction not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -37,6 +37,9 @@ var storeNotFound = map[string]struct {
 	"ErrJournalNotFound":   {store.ErrJournalNotFound, "Journal not found."},
 	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
 	"ErrLogNotFound":       {store.ErrLogNotFound, "Log not found."},
+
+	"ErrImportantDateNotFound": {store.ErrImportantDateNotFound, "Important date not found."},
+	"ErrInteractionNotFound":   {store.ErrInteractionNotFound, "Interaction not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -106,6 +106,20 @@ func (s *Server) routes(corsOrigins []string) {
 	e.PUT("/api/persons/:person/work-history/:entry", s.handleWorkEntryUpdate, auth)
 	e.DELETE("/api/persons/:person/work-history/:entry", s.handleWorkEntryDelete, auth)
 
+	get("/api/persons/:person/important-dates", s.handleImportantDateList, auth)
+	e.POST("/api/persons/:person/important-dates", s.handleImportantDateCreate, auth)
+	get("/api/persons/:person/important-dates/:date", s.handleImportantDateShow, auth)
+	e.PUT("/api/persons/:person/important-dates/:date", s.handleImportantDateUpdate, auth)
+	e.DELETE("/api/persons/:person/important-dates/:date", s.handleImportantDateDelete, auth)
+
+	get("/api/persons/:person/stay-in-touch", s.handleStayInTouchShow, auth)
+	e.PUT("/api/persons/:person/stay-in-touch", s.handleStayInTouchUpdate, auth)
+	get("/api/persons/:person/interactions", s.handleInteractionList, auth)
+	e.POST("/api/persons/:person/interactions", s.handleInteractionCreate, auth)
+	get("/api/persons/:person/interactions/:interaction", s.handleInteractionShow, auth)
+	e.PUT("/api/persons/:person/interactions/:interaction", s.handleInteractionUpdate, auth)
+	e.DELETE("/api/persons/:person/interactions/:interaction", s.handleInteractionDelete, auth)
+
 	get("/api/administration/genders", s.handleGenderList, auth)
 	e.POST("/api/administration/genders", s.handleGenderCreate, auth)
 	get("/api/administration/genders/:gender", s.handleGenderShow, auth)
