@@ -29,6 +29,8 @@ var notFoundMessages = []struct {
 	{store.ErrEntryNotFound, "Entry not found."},
 	{store.ErrLogNotFound, "Log not found."},
 	{store.ErrContactDetailNotFound, "Contact detail not found."},
+	{store.ErrImportantDateNotFound, "Important date not found."},
+	{store.ErrInteractionNotFound, "Interaction not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of
