@@ -99,6 +99,9 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	work := a.create(pp+"/work-history?job_title=Regional+Manager&company_name=Dunder+Mifflin&active=1", token, "")
 	detail := a.create(pp+"/contact-details", token, `{"kind":"address","label":"work","street":"1725 Slough Avenue\nSuite 200","city":"Scranton","country":"us"}`)
 	a.create(pp+"/contact-details?kind=social&network=mastodon&value=@michael@example.social&position=-1", token, "")
+	date := a.create(pp+"/important-dates?label=anniversary&date=--02-29&remind_yearly=1", token, "")
+	a.must(200, http.MethodPut, pp+"/stay-in-touch?every_days=30", token, "")
+	interaction := a.create(pp+"/interactions?happened_on=2026-03-14&kind=call&note=Planned+the+trip", token, "")
 	journal := a.create("/api/journals?name=My+Travel+Journal", token, "")
 	a.must(201, http.MethodGet, "/api/journals/"+journal+"/2026/3/15", token, "")
 	gone := a.create("/api/persons", token, `{"first_name":"Gone"}`)
@@ -125,6 +128,8 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		pp + "/gifts", pp + "/gifts/" + gift, pp + "/life-events", pp + "/life-events/" + event,
 		pp + "/work-history", pp + "/work-history/" + work,
 		pp + "/contact-details", pp + "/contact-details/" + detail,
+		pp + "/important-dates", pp + "/important-dates/" + date, pp + "/stay-in-touch",
+		pp + "/interactions", pp + "/interactions/" + interaction,
 		"/api/administration/task-categories", "/api/administration/task-categories/" + cat,
 		"/api/administration/genders", "/api/administration/genders/" + gender,
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",

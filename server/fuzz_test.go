@@ -73,6 +73,8 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	e.note(key, "1", "Likes tea")
 	e.gift(key, "1", "name=Teapot&status=idea")
 	e.contactDetail(key, "1", "kind=phone&value=555-0100")
+	e.importantDate(key, "1", "label=met&date=2020-06-01")
+	e.interaction(key, "1", "happened_on=2026-03-01&kind=call")
 	return &fuzzEnv{env: e, key: key}
 }
 
@@ -175,6 +177,22 @@ func FuzzLifeEventWrites(f *testing.F) {
 		{"description=Wedding&happened_at=2020-06-01&should_be_reminded=1", `{"description":"Moved","happened_at":"2020-06-01T10:00:00+02:00","icon":"home"}`},
 		{"happened_at=-62135596801&comment=x", `{"description":"x","happened_at":1e400,"should_be_reminded":"maybe"}`},
 		{"description=&bg_color=" + strings.Repeat("c", 300), `{"description":null,"happened_at":[2020],"text_color":{"a":1}}`},
+	})
+}
+
+// FuzzDatesAndInteractionWrites: important dates, the stay-in-touch
+// cadence and interactions. The DELETEs aim at id 2, which the POSTs make,
+// so that the PUTs keep a row to aim at.
+func FuzzDatesAndInteractionWrites(f *testing.F) {
+	fuzzRoutes(f, []route{
+		{"POST", "/api/persons/1/important-dates"}, {"PUT", "/api/persons/1/important-dates/1"}, {"DELETE", "/api/persons/1/important-dates/2"},
+		{"PUT", "/api/persons/1/stay-in-touch"},
+		{"POST", "/api/persons/1/interactions"}, {"PUT", "/api/persons/1/interactions/1"}, {"DELETE", "/api/persons/1/interactions/2"},
+	}, [][2]string{
+		{"label=anniversary&date=2010-06-12&remind_yearly=1&every_days=30", `{"label":"name_day","date":"--02-29","happened_on":"2026-03-15","kind":"call"}`},
+		{"label=x&year=2023&month=2&day=29&every_days=0", `{"label":"x","year":null,"month":"13","day":0,"every_days":"abc","kind":"fax"}`},
+		{"date=2025-02-30&year=2025&happened_on=2026-03-17&kind=email&note=" + strings.Repeat("n", 2001), `{"date":20200101,"every_days":null,"happened_on":1e400,"note":["x"]}`},
+		{"label=&date=--00-00&every_days=&happened_on=0000-01-01", `{"label":{"a":1},"date":"9999-12-31","year":"9999","month":12,"day":31,"every_days":3650}`},
 	})
 }
 

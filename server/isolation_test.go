@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1&kind=email&value=x@example.com"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1&kind=email&value=x@example.com&date=2020-01-01&remind_yearly=1&every_days=7&happened_on=2020-01-01&kind=call"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -80,6 +80,24 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/contact-details/:detail":   {"account", "person"},
 	"PUT /api/persons/:person/contact-details/:detail":    {"account", "person"},
 	"DELETE /api/persons/:person/contact-details/:detail": {"account", "person"},
+	// Important dates; stay in touch and interactions.
+	"GET /api/persons/:person/important-dates":              {"account"},
+	"HEAD /api/persons/:person/important-dates":             {"account"},
+	"POST /api/persons/:person/important-dates":             {"account"},
+	"GET /api/persons/:person/important-dates/:date":        {"account", "person"},
+	"HEAD /api/persons/:person/important-dates/:date":       {"account", "person"},
+	"PUT /api/persons/:person/important-dates/:date":        {"account", "person"},
+	"DELETE /api/persons/:person/important-dates/:date":     {"account", "person"},
+	"GET /api/persons/:person/stay-in-touch":                {"account"},
+	"HEAD /api/persons/:person/stay-in-touch":               {"account"},
+	"PUT /api/persons/:person/stay-in-touch":                {"account"},
+	"GET /api/persons/:person/interactions":                 {"account"},
+	"HEAD /api/persons/:person/interactions":                {"account"},
+	"POST /api/persons/:person/interactions":                {"account"},
+	"GET /api/persons/:person/interactions/:interaction":    {"account", "person"},
+	"HEAD /api/persons/:person/interactions/:interaction":   {"account", "person"},
+	"PUT /api/persons/:person/interactions/:interaction":    {"account", "person"},
+	"DELETE /api/persons/:person/interactions/:interaction": {"account", "person"},
 	// Journals, and their entries by date (year, month, day: 2026/3/15).
 	"GET /api/journals/:journal":                           {"account"},
 	"HEAD /api/journals/:journal":                          {"account"},
@@ -128,6 +146,13 @@ func TestIsolationMatrix(t *testing.T) {
 	e.gift(bob, e.person(bob, "first_name=Bob3"), "name=Bob's&status=idea")
 	detail := e.contactDetail(adaKey, person, "kind=phone&value=555-0100")
 	e.contactDetail(bob, e.person(bob, "first_name=Bob4"), "kind=phone&value=Bob's+555")
+	date := e.importantDate(adaKey, person, "label=met&date=2019-05-04")
+	e.importantDate(bob, e.person(bob, "first_name=Bob4"), "label=Bob's&date=--05-04")
+	interaction := e.interaction(adaKey, person, "happened_on=2026-03-01&kind=call")
+	e.interaction(bob, e.person(bob, "first_name=Bob5"), "happened_on=2026-03-01&kind=email")
+	if r := e.do(req{method: "PUT", path: "/api/persons/" + person + "/stay-in-touch?every_days=30", key: adaKey}); r.code != 200 {
+		t.Fatalf("stay in touch: %d %s", r.code, r.body)
+	}
 	journal := e.journal(adaKey, "Ada's")
 	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
@@ -149,6 +174,9 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/gifts", "/api/persons/" + other + "/gifts",
 			"/api/persons/" + person + "/contact-details", "/api/persons/" + other + "/contact-details",
 			"/api/administration/logs", "/api/me/channels",
+			"/api/persons/" + person + "/important-dates", "/api/persons/" + other + "/important-dates",
+			"/api/persons/" + person + "/interactions", "/api/persons/" + other + "/interactions",
+			"/api/persons/" + person + "/stay-in-touch", "/api/persons/" + other + "/stay-in-touch",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -182,6 +210,7 @@ func TestIsolationMatrix(t *testing.T) {
 			path = strings.NewReplacer(":event", event, ":entry", entry).Replace(path)
 			path = strings.NewReplacer(":note", note).Replace(path)
 			path = strings.NewReplacer(":gift", gift, ":detail", detail).Replace(path)
+			path = strings.NewReplacer(":date", date, ":interaction", interaction).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -112,6 +112,23 @@ func TestLogsRecordEachAction(t *testing.T) {
 	step(req{method: "PUT", path: "/api/persons/" + p + "/work-history/" + w + "?job_title=Manager&active=1"}, 200, "work_history_update", "Updated the work history entry for James Halpert")
 	step(req{method: "DELETE", path: "/api/persons/" + p + "/work-history/" + w}, 204, "work_history_deletion", "Deleted a work history entry for James Halpert")
 
+	d := id(step(req{method: "POST", path: "/api/persons/" + p + "/important-dates?label=met&date=2010-06-12"}, 201, "important_date_creation", "Added an important date for James Halpert"))
+	step(req{method: "POST", path: "/api/persons/" + p + "/important-dates?label=met&date=2023-02-29"}, 422, "", "")
+	step(req{method: "PUT", path: "/api/persons/" + p + "/important-dates/" + d + "?label=met&date=--06-12"}, 200, "important_date_update", "Updated an important date for James Halpert")
+	step(req{method: "DELETE", path: "/api/persons/" + p + "/important-dates/" + d}, 204, "important_date_deletion", "Deleted an important date for James Halpert")
+	step(req{method: "DELETE", path: "/api/persons/" + p + "/important-dates/" + d}, 404, "", "")
+
+	step(req{method: "PUT", path: "/api/persons/" + p + "/stay-in-touch?every_days=7"}, 200, "stay_in_touch_update", "Set to stay in touch every 7 days with James Halpert")
+	step(req{method: "PUT", path: "/api/persons/" + p + "/stay-in-touch?every_days=0"}, 422, "", "")
+	step(req{method: "GET", path: "/api/persons/" + p + "/stay-in-touch"}, 200, "", "")
+	step(req{method: "PUT", path: "/api/persons/" + p + "/stay-in-touch?every_days="}, 200, "stay_in_touch_deletion", "Stopped the reminder to stay in touch with James Halpert")
+	step(req{method: "PUT", path: "/api/persons/" + p + "/stay-in-touch?every_days="}, 200, "", "") // nothing left to clear
+	in := id(step(req{method: "POST", path: "/api/persons/" + p + "/interactions?happened_on=2026-03-14&kind=call"}, 201, "interaction_creation", "Logged an interaction with James Halpert"))
+	step(req{method: "POST", path: "/api/persons/" + p + "/interactions?happened_on=2026-03-14&kind=fax"}, 422, "", "")
+	step(req{method: "PUT", path: "/api/persons/" + p + "/interactions/" + in + "?happened_on=2026-03-13&kind=email"}, 200, "interaction_update", "Updated an interaction with James Halpert")
+	step(req{method: "DELETE", path: "/api/persons/" + p + "/interactions/" + in}, 204, "interaction_deletion", "Deleted an interaction with James Halpert")
+	step(req{method: "DELETE", path: "/api/persons/" + p + "/interactions/" + in}, 404, "", "")
+
 	j := id(step(req{method: "POST", path: "/api/journals?name=Diary"}, 201, "journal_creation", "Created the journal called Diary"))
 	step(req{method: "PUT", path: "/api/journals/" + j + "?name=Notebook"}, 200, "journal_update", "Updated the journal called Notebook")
 	step(req{method: "GET", path: "/api/journals/" + j + "/2026/3/15"}, 201, "entry_creation", "Created the entry for the journal called Notebook")

@@ -30,6 +30,8 @@ var notFoundMessages = []struct {
 	{store.ErrLogNotFound, "Log not found."},
 	{store.ErrChannelNotFound, "Channel not found."},
 	{store.ErrContactDetailNotFound, "Contact detail not found."},
+	{store.ErrImportantDateNotFound, "Important date not found."},
+	{store.ErrInteractionNotFound, "Interaction not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -40,6 +40,8 @@ var storeNotFound = map[string]struct {
 	"ErrChannelNotFound":   {store.ErrChannelNotFound, "Channel not found."},
 
 	"ErrContactDetailNotFound": {store.ErrContactDetailNotFound, "Contact detail not found."},
+	"ErrImportantDateNotFound": {store.ErrImportantDateNotFound, "Important date not found."},
+	"ErrInteractionNotFound":   {store.ErrInteractionNotFound, "Interaction not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

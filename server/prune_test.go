@@ -23,6 +23,11 @@ func TestPrune(t *testing.T) {
 			e.gift(key, p, "name=Teapot&status=idea")
 			e.lifeEvent(key, p, "description=Wedding&happened_at=2020-06-01&should_be_reminded=1")
 			e.workEntry(key, p, "job_title=Salesman&active=1")
+			e.importantDate(key, p, "label=met&date=--06-01&remind_yearly=1")
+			e.interaction(key, p, "happened_on=2026-03-01&kind=call")
+			if r := e.do(req{method: "PUT", path: "/api/persons/" + p + "/stay-in-touch?every_days=7", key: key}); r.code != 200 {
+				t.Fatalf("stay in touch: %d %s", r.code, r.body)
+			}
 		}
 		e.journal(key, "Diary")
 		e.do(req{method: "POST", path: "/api/administration/task-categories?name=Mine&color=red", key: key})
@@ -32,7 +37,7 @@ func TestPrune(t *testing.T) {
 	perAccount := func(table string, account int64) int {
 		return e.count(`SELECT count(*) FROM `+table+` WHERE person_id IN (SELECT id FROM persons WHERE account_id = ?)`, account)
 	}
-	children := []string{"tasks", "notes", "gifts", "life_events", "work_history"}
+	children := []string{"tasks", "notes", "gifts", "life_events", "work_history", "important_dates", "interactions", "stay_in_touch"}
 	for _, table := range children {
 		if n := perAccount(table, ada.AccountID); n != 2 {
 			t.Fatalf("%s before: %d", table, n)

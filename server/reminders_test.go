@@ -18,6 +18,11 @@ func TestUpcomingReminders(t *testing.T) {
 	e.lifeEvent(key, sam, "description=Not+reminded&happened_at=2020-02-22&should_be_reminded=0")
 	e.task(key, sam, "name=Send+card&task_category_id=1&due_at=2027-02-21T00:00:00%2B13:00")
 	e.task(key, sam, "name=Late&task_category_id=1&due_at=2027-02-10T00:00:00%2B13:00")
+	e.importantDate(key, sam, "label=Wedding+anniversary&date=2015-02-23&remind_yearly=1")
+	e.importantDate(key, sam, "label=Name+day&date=--02-22&remind_yearly=1")
+	e.importantDate(key, sam, "label=Not+reminded&date=--02-22")
+	quiet := e.person(key, "first_name=Kim")
+	e.do(req{method: "PUT", path: "/api/persons/" + quiet + "/stay-in-touch?every_days=3", key: key}) // due on the 23rd
 	done := e.task(key, sam, "name=Done&task_category_id=1&due_at=2027-02-21T00:00:00%2B13:00")
 	e.do(req{method: "PUT", path: "/api/tasks/" + done + "/toggle", key: key})
 
@@ -37,12 +42,22 @@ func TestUpcomingReminders(t *testing.T) {
 		"2027-02-20 task Overdue since 10 February: Late — Sam",
 		"2027-02-21 birthday Birthday of Sam (47)",
 		"2027-02-21 task Task: Send card — Sam",
+		"2027-02-22 important_date Name day — Sam",
+		"2027-02-23 important_date Wedding anniversary — Sam (12 years)",
+		"2027-02-23 stay_in_touch Get in touch with Kim (every 3 days)",
 		"2027-02-25 life_event Moved to Wellington — Sam (7 years ago)",
 		// 29 February in a common year is reminded on the 28th.
 		"2027-02-28 birthday Birthday of Leap (27)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("upcoming:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// An interaction resets the cadence: Kim is due three days after it.
+	e.interaction(key, quiet, "happened_on=2027-02-21&kind=call")
+	if body := e.do(req{method: "GET", path: "/api/reminders/upcoming?days=10", key: key}).body; strings.Contains(body, `"date":"2027-02-23","items":[{"kind":"important_date","person_id":`+sam+`,"person":"Sam","title":"Wedding anniversary — Sam (12 years)","label":"Wedding anniversary","years":12},{"kind":"stay_in_touch"`) ||
+		!strings.Contains(body, `{"object":"reminder_day","date":"2027-02-24","items":[{"kind":"stay_in_touch","person_id":`+quiet) {
+		t.Errorf("the interaction did not move Kim to the 24th: %s", body)
 	}
 
 	// add_yearly_reminder=0 takes the birthday out; 1 puts it back.

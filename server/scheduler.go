@@ -130,7 +130,28 @@ func (s *Server) reminderSource(ctx context.Context, accountID int64, today time
 	if err != nil {
 		return remind.Source{}, err
 	}
-	return remind.Source{Yearly: data.Yearly, Tasks: data.Tasks}, nil
+	src := remind.Source{Yearly: data.Yearly, Tasks: data.Tasks}
+	dates, err := s.store.YearlyDates(ctx, accountID)
+	if err != nil {
+		return remind.Source{}, err
+	}
+	for _, d := range dates {
+		src.Yearly = append(src.Yearly, store.Yearly{PersonID: d.PersonID, PersonName: d.Name, Kind: store.YearlyImportantDate,
+			Label: d.Label, Year: d.Year, Month: int(d.Month), Day: int(d.Day)})
+	}
+	contacts, err := s.store.DueContacts(ctx, accountID)
+	if err != nil {
+		return remind.Source{}, err
+	}
+	for _, c := range contacts {
+		dueOn, ok := c.DueOn()
+		due, err := time.Parse(time.DateOnly, dueOn)
+		if !ok || err != nil {
+			continue
+		}
+		src.Contacts = append(src.Contacts, remind.Contact{PersonID: c.PersonID, Person: c.Name, EveryDays: int(c.EveryDays), Due: due})
+	}
+	return src, nil
 }
 
 // deliverDigest sends msg to one channel unless another server has it,

@@ -12,8 +12,9 @@ import (
 )
 
 // newRemindersBench seeds accounts × persons, each person with a birthday
-// to be reminded of, every tenth with a life event reminded yearly and an
-// open task due within the year. Every user has their email channel, which
+// to be reminded of, every tenth with a life event and an important date
+// reminded yearly, an open task due within the year, a stay-in-touch
+// cadence and two interactions. Every user has their email channel, which
 // without SMTP writes the digest to the (discarded) log.
 func newRemindersBench(b *testing.B, accounts, persons int) *env {
 	sqliteOnly(b) // it seeds the SQLite file directly
@@ -39,6 +40,12 @@ func newRemindersBench(b *testing.B, accounts, persons int) *env {
 		VALUES (?, ?, 'Moved house', ?, 1, ?, ?)`)
 	task, _ := tx.Prepare(`INSERT INTO tasks (account_id, person_id, task_category_id, name, due_at, created_at, updated_at)
 		VALUES (?, ?, 1, 'Call about the present', ?, ?, ?)`)
+	date, _ := tx.Prepare(`INSERT INTO important_dates (account_id, person_id, label, month, day, remind_yearly, created_at, updated_at)
+		VALUES (?, ?, 'Anniversary', ?, ?, 1, ?, ?)`)
+	cadence, _ := tx.Prepare(`INSERT INTO stay_in_touch (account_id, person_id, every_days, since_on, created_at, updated_at)
+		VALUES (?, ?, ?, '2026-01-01', ?, ?)`)
+	interaction, _ := tx.Prepare(`INSERT INTO interactions (account_id, person_id, happened_on, kind, created_at, updated_at)
+		VALUES (?, ?, ?, 'call', ?, ?)`)
 	for _, acct := range accts {
 		for p := range persons {
 			var id int64
@@ -51,6 +58,17 @@ func newRemindersBench(b *testing.B, accounts, persons int) *env {
 				}
 				if _, err := task.Exec(acct, id, now+int64(p%365)*86400, now, now); err != nil {
 					b.Fatal(err)
+				}
+				if _, err := date.Exec(acct, id, 1+(p/10)%12, 1+p%28, now, now); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := cadence.Exec(acct, id, 7+p%90, now, now); err != nil {
+					b.Fatal(err)
+				}
+				for _, on := range []string{"2026-01-15", fmt.Sprintf("2026-02-%02d", 1+p%28)} {
+					if _, err := interaction.Exec(acct, id, on, now, now); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
 		}

@@ -60,6 +60,9 @@ func TestDigestArrivesOnTheBirthday(t *testing.T) {
 	e.timezone(key, "Europe/Paris")
 	e.birthday(key, "Grace", 1990, 3, 16, true)
 	e.birthday(key, "Quiet", 1991, 3, 16, false) // no yearly reminder: not in the digest
+	bob := e.person(key, "first_name=Bob")
+	e.do(req{method: "PUT", path: "/api/persons/" + bob + "/stay-in-touch?every_days=1", key: key}) // due on the 16th
+	e.importantDate(key, bob, "label=Met+Bob&date=2016-03-18&remind_yearly=1")
 
 	e.at(time.Date(2026, 3, 16, 6, 59, 0, 0, time.UTC)) // 07:59 in Paris
 	e.pass()
@@ -73,7 +76,8 @@ func TestDigestArrivesOnTheBirthday(t *testing.T) {
 		t.Errorf("subject %q", subj)
 	}
 	if !strings.Contains(m.text, "Today, Monday 16 March") || !strings.Contains(m.text, "Birthday of Grace (36)") ||
-		strings.Contains(m.text, "Quiet") || !strings.Contains(m.html, "Birthday of Grace (36)") {
+		strings.Contains(m.text, "Quiet") || !strings.Contains(m.html, "Birthday of Grace (36)") ||
+		!strings.Contains(m.text, "• Get in touch with Bob (every day)") || !strings.Contains(m.text, "Wednesday 18 March") || !strings.Contains(m.text, "• Met Bob — Bob (10 years)") {
 		t.Errorf("digest text:\n%s", m.text)
 	}
 	// More passes that day, and a restarted server, send nothing more.
@@ -89,8 +93,10 @@ func TestDigestArrivesOnTheBirthday(t *testing.T) {
 	if ch["last_sent_at"] != float64(time.Date(2026, 3, 16, 7, 0, 0, 0, time.UTC).Unix()) || ch["last_error"] != nil {
 		t.Errorf("channel after the send: %v", ch)
 	}
-	// The next day has nothing within 7 days: no email.
-	e.at(time.Date(2026, 3, 17, 7, 0, 0, 0, time.UTC))
+	// Bob was called; the next day has nothing within 7 days: no email.
+	e.interaction(key, bob, "happened_on=2026-03-16&kind=call")
+	e.do(req{method: "PUT", path: "/api/persons/" + bob + "/stay-in-touch?every_days=30", key: key})
+	e.at(time.Date(2026, 3, 19, 7, 0, 0, 0, time.UTC))
 	e.pass()
 	time.Sleep(50 * time.Millisecond)
 	if n := mb.count(); n != 0 {

@@ -17,7 +17,8 @@ import (
 var copyTables = []string{
 	"accounts", "users", "api_keys", "task_categories", "genders", "persons", "tasks",
 	"email_verifications", "notes", "gifts", "life_events", "work_history", "contact_details",
-	"journals", "journal_entries", "logs", "invitations", "reminder_settings", "channels",
+	"journals", "journal_entries", "logs", "invitations",
+	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

@@ -9,17 +9,18 @@ import (
 
 // The kinds of Yearly.
 const (
-	YearlyBirthday  = "birthday"
-	YearlyLifeEvent = "life_event"
+	YearlyBirthday      = "birthday"
+	YearlyLifeEvent     = "life_event"
+	YearlyImportantDate = "important_date"
 )
 
 // Yearly is a date that comes back every year: a birthday, a life event
-// to be reminded of.
+// or an important date to be reminded of.
 type Yearly struct {
 	PersonID   int64
 	PersonName string
 	Kind       string
-	Label      string // the life event's description
+	Label      string // the life event's description, the date's label
 	Year       *int64 // nil when unknown
 	Month, Day int
 	// At is a life event's time, whose date depends on the user's zone:

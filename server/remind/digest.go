@@ -49,9 +49,9 @@ type Contact struct {
 	PersonID  int64
 	Person    string
 	EveryDays int
-	// From is the last interaction's date, or the day the cadence was set
-	// when there was none: due EveryDays after it.
-	From time.Time
+	// Due is the first day they are due for a call: EveryDays after the
+	// last interaction, or after the cadence was set.
+	Due time.Time
 }
 
 // Source is what an account's reminders are made of.
@@ -82,9 +82,8 @@ func Upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 			}
 		}
 		for _, c := range src.Contacts {
-			due := c.From.AddDate(0, 0, c.EveryDays)
-			if due.Equal(day) || (i == 0 && due.Before(day)) {
-				items = append(items, contactItem(c, due, day))
+			if c.Due.Equal(day) || (i == 0 && c.Due.Before(day)) {
+				items = append(items, contactItem(c, c.Due, day))
 			}
 		}
 		if len(items) > 0 {
@@ -198,8 +197,12 @@ func taskItem(t store.DueTask, due, day time.Time) Item {
 }
 
 func contactItem(c Contact, due, day time.Time) Item {
+	every := "every day"
+	if c.EveryDays != 1 {
+		every = fmt.Sprintf("every %d days", c.EveryDays)
+	}
 	it := Item{Kind: KindStayInTouch, PersonID: c.PersonID, Person: c.Person,
-		Title: fmt.Sprintf("Get in touch with %s (every %s)", c.Person, plural(c.EveryDays, "day"))}
+		Title: "Get in touch with " + c.Person + " (" + every + ")"}
 	if due.Before(day) {
 		it.DueOn = due.Format(time.DateOnly)
 	}

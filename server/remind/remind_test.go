@@ -68,7 +68,7 @@ func TestDigestKeepsLaterTasksForTheirDay(t *testing.T) {
 			{ID: 1, PersonID: 1, PersonName: "Ada", Name: "Today", DueAt: day("2026-03-10").Add(15 * time.Hour).Unix()},
 			{ID: 2, PersonID: 1, PersonName: "Ada", Name: "Friday", DueAt: day("2026-03-13").Unix()},
 		},
-		Contacts: []Contact{{PersonID: 2, Person: "Bob", EveryDays: 30, From: day("2026-02-01")}},
+		Contacts: []Contact{{PersonID: 2, Person: "Bob", EveryDays: 30, Due: day("2026-03-03")}},
 	}
 	got := fmt.Sprint(Digest(src, day("2026-03-10"), 7, loc))
 	want := "[{2026-03-10 [{task 1 Ada Task: Today — Ada Today <nil> 1 } {stay_in_touch 2 Bob Get in touch with Bob (every 30 days)  <nil> 0 2026-03-03}]} " +
