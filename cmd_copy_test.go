@@ -102,6 +102,8 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	date := a.create(pp+"/important-dates?label=anniversary&date=--02-29&remind_yearly=1", token, "")
 	a.must(200, http.MethodPut, pp+"/stay-in-touch?every_days=30", token, "")
 	interaction := a.create(pp+"/interactions?happened_on=2026-03-14&kind=call&note=Planned+the+trip", token, "")
+	a.must(200, http.MethodPut, "/api/me/reminders?send_at=07:45&days=10", token, "")
+	channel := a.create("/api/me/channels?kind=ntfy&url=https://ntfy.sh/michael&token=tk&enabled=0", token, "")
 	journal := a.create("/api/journals?name=My+Travel+Journal", token, "")
 	a.must(201, http.MethodGet, "/api/journals/"+journal+"/2026/3/15", token, "")
 	gone := a.create("/api/persons", token, `{"first_name":"Gone"}`)
@@ -122,7 +124,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		t.Fatalf("logs: %v %s", err, body)
 	}
 	paths = []string{
-		"/api/me", "/api/me/timezone",
+		"/api/me", "/api/me/timezone", "/api/me/reminders", "/api/me/channels", "/api/me/channels/" + channel,
 		"/api/administration/api", "/api/administration/api/" + key,
 		"/api/persons", pp, pp + "/tasks", pp + "/tasks/" + task, pp + "/notes", pp + "/notes/" + note,
 		pp + "/gifts", pp + "/gifts/" + gift, pp + "/life-events", pp + "/life-events/" + event,
