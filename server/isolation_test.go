@@ -84,6 +84,10 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/administration/logs/:log": {"account", "user"},
 	// Invitations: any user of the account may resend one, no outsider.
 	"PUT /api/administration/users/:user/invite": {"account"},
+	// A calendar feed is named by its secret, which is its only key: an
+	// intruder has at best a secret the owner has replaced ("voided").
+	"GET /ical/:feed":  {"voided"},
+	"HEAD /ical/:feed": {"voided"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -118,6 +122,9 @@ func TestIsolationMatrix(t *testing.T) {
 	journalBefore := e.do(req{method: "GET", path: "/api/journals", key: adaKey}).body
 	invited := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/users?email=new@example.com&first_name=N&last_name=C", key: adaKey}).json(t)["id"])
 	invitationsBefore := e.count(`SELECT sum(id) + count(*) FROM invitations`)
+	voided := strings.TrimPrefix(e.feed(adaKey), "/ical/")
+	feed := e.feed(adaKey) // voids the first
+	feedBefore := e.ics(feed, nil).body
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -168,7 +175,7 @@ func TestIsolationMatrix(t *testing.T) {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
-			path = strings.NewReplacer(":log", logID, ":user", invited).Replace(path)
+			path = strings.NewReplacer(":log", logID, ":user", invited, ":feed", voided).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)
@@ -192,6 +199,9 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	if journals := e.do(req{method: "GET", path: "/api/journals", key: bob}).body; strings.Contains(journals, "Ada's") {
 		t.Errorf("Bob's journals show Ada's: %s", journals)
+	}
+	if after := e.ics(feed, nil).body; after != feedBefore {
+		t.Errorf("Ada's feed changed:\nbefore %s\nafter  %s", feedBefore, after)
 	}
 	if n := e.count(`SELECT sum(id) + count(*) FROM invitations`); n != invitationsBefore {
 		t.Errorf("intruders changed Ada's invitations")

@@ -28,6 +28,7 @@ var notFoundMessages = []struct {
 	{store.ErrJournalNotFound, "Journal not found."},
 	{store.ErrEntryNotFound, "Entry not found."},
 	{store.ErrLogNotFound, "Log not found."},
+	{store.ErrCalendarFeedNotFound, "Calendar feed not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

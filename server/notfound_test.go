@@ -29,14 +29,15 @@ var storeNotFound = map[string]struct {
 	"ErrUserNotFound":     {store.ErrUserNotFound, "User not found."},
 	"ErrAccountNotFound":  {store.ErrAccountNotFound, "Account not found."},
 
-	"ErrLifeEventNotFound": {store.ErrLifeEventNotFound, "Life event not found."},
-	"ErrWorkEntryNotFound": {store.ErrWorkEntryNotFound, "Work history entry not found."},
-	"ErrGenderNotFound":    {store.ErrGenderNotFound, "Gender not found."},
-	"ErrNoteNotFound":      {store.ErrNoteNotFound, "Note not found."},
-	"ErrGiftNotFound":      {store.ErrGiftNotFound, "Gift not found."},
-	"ErrJournalNotFound":   {store.ErrJournalNotFound, "Journal not found."},
-	"ErrEntryNotFound":     {store.ErrEntryNotFound, "Entry not found."},
-	"ErrLogNotFound":       {store.ErrLogNotFound, "Log not found."},
+	"ErrLifeEventNotFound":    {store.ErrLifeEventNotFound, "Life event not found."},
+	"ErrWorkEntryNotFound":    {store.ErrWorkEntryNotFound, "Work history entry not found."},
+	"ErrGenderNotFound":       {store.ErrGenderNotFound, "Gender not found."},
+	"ErrNoteNotFound":         {store.ErrNoteNotFound, "Note not found."},
+	"ErrGiftNotFound":         {store.ErrGiftNotFound, "Gift not found."},
+	"ErrJournalNotFound":      {store.ErrJournalNotFound, "Journal not found."},
+	"ErrEntryNotFound":        {store.ErrEntryNotFound, "Entry not found."},
+	"ErrLogNotFound":          {store.ErrLogNotFound, "Log not found."},
+	"ErrCalendarFeedNotFound": {store.ErrCalendarFeedNotFound, "Calendar feed not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,
