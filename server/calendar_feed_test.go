@@ -608,3 +608,36 @@ func benchFeed(b *testing.B, persons, tasks int) {
 		}
 	})
 }
+
+// TestCalendarFeedConcurrentFetches: fetches that all find a new body at
+// once each record it or find it recorded; none fails, all agree.
+func TestCalendarFeedConcurrentFetches(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	jim := e.person(key, "first_name=Jim")
+	path := e.feed(key)
+	for round := range 3 {
+		e.task(key, jim, fmt.Sprintf("name=Call+%d&due_at=2026-03-2%d", round, round))
+		answers := make(chan resp, 8)
+		for range cap(answers) {
+			go func() {
+				rec := httptest.NewRecorder()
+				e.srv.ServeHTTP(rec, req{method: "GET", path: path}.httpRequest())
+				answers <- resp{code: rec.Code, header: rec.Result().Header, body: rec.Body.String()}
+			}()
+		}
+		var first resp
+		for i := range cap(answers) {
+			r := <-answers
+			if i == 0 {
+				first = r
+			}
+			if r.code != 200 || r.header.Get("ETag") != first.header.Get("ETag") || r.body != first.body {
+				t.Errorf("round %d: %d %s, and another %s", round, r.code, r.header.Get("ETag"), first.header.Get("ETag"))
+			}
+		}
+		if n := strings.Count(first.body, "BEGIN:VEVENT"); n != round+1 {
+			t.Errorf("round %d: %d events", round, n)
+		}
+	}
+}
