@@ -106,6 +106,15 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	channel := a.create("/api/me/channels?kind=ntfy&url=https://ntfy.sh/michael&token=tk&enabled=0", token, "")
 	journal := a.create("/api/journals?name=My+Travel+Journal", token, "")
 	a.must(201, http.MethodGet, "/api/journals/"+journal+"/2026/3/15", token, "")
+	// The calendar feed: its secret's hash moves, so the same URL answers
+	// the same on every copy; its first fetch records an ETag.
+	_, body = a.must(201, http.MethodPost, "/api/me/calendar-feed", token, "")
+	var feed struct{ Data struct{ URL string } }
+	if err := json.Unmarshal([]byte(body), &feed); err != nil || !strings.HasPrefix(feed.Data.URL, "http://kith.test/ical/") {
+		t.Fatalf("calendar feed: %v %s", err, body)
+	}
+	feedPath := strings.TrimPrefix(feed.Data.URL, "http://kith.test")
+	a.must(200, http.MethodGet, feedPath, "", "")
 	gone := a.create("/api/persons", token, `{"first_name":"Gone"}`)
 	a.must(204, http.MethodDelete, "/api/persons/"+gone, token, "")
 
@@ -137,6 +146,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",
 		"/api/journals/" + journal + "/entries/2026/3/15",
 		"/api/administration/logs", "/api/administration/logs?page=2", "/api/administration/logs/" + logs.Data[0].ID,
+		"/api/me/calendar-feed", feedPath,
 	}
 	goneID, _ := strconv.ParseInt(gone, 10, 64)
 	carolKey, _ := strconv.ParseInt(strings.Split(carol, "|")[0], 10, 64)

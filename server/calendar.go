@@ -67,11 +67,18 @@ func dateOf(t time.Time) time.Time {
 // userDay returns the requesting user's time zone and today's date in it.
 func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
 	sess, _ := session(c)
+	loc := userZone(sess.Timezone)
+	return dateOf(s.store.Now().In(loc)), loc
+}
+
+// userZone is the time zone of a user's stored zone name; UTC for one
+// that names none.
+func userZone(name string) *time.Location {
 	// path.Clean reads a spelling stored before names were checked
 	// ("Europe//Paris") as the zone it named then.
-	loc, ok := zone(path.Clean(sess.Timezone))
+	loc, ok := zone(path.Clean(name))
 	if !ok {
-		loc = time.UTC
+		return time.UTC
 	}
-	return dateOf(s.store.Now().In(loc)), loc
+	return loc
 }

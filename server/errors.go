@@ -146,7 +146,7 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 		// dropped): nobody reads this answer, and nothing is wrong here.
 		// 499 is nginx's status for it, which the access log shows.
 		s.log.Info().Err(err).Str("request_id", requestID(c)).
-			Str("method", c.Request().Method).Str("path", c.Request().URL.Path).Msg("the client went away before the answer")
+			Str("method", c.Request().Method).Str("path", logPath(c.Request())).Msg("the client went away before the answer")
 		return errorBody{Message: "Client Closed Request.", Status: statusClientClosed}
 	}
 	// Everything else is our fault: the client gets no details, the log
@@ -160,6 +160,6 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 		status, msg = errUnavailable.status, errUnavailable.message
 	}
 	s.log.Error().Err(err).Str("request_id", requestID(c)).
-		Str("method", c.Request().Method).Str("path", c.Request().URL.Path).Msg("request failed")
+		Str("method", c.Request().Method).Str("path", logPath(c.Request())).Msg("request failed")
 	return errorBody{Message: msg, Status: status}
 }

@@ -229,6 +229,7 @@ func FuzzAccountWrites(f *testing.F) {
 	fuzzRoutes(f, []route{
 		{"PUT", "/api/me"}, {"PUT", "/api/me/timezone"}, {"POST", "/api/administration/api"},
 		{"POST", "/api/login"}, {"GET", "/api/verify-email"},
+		{"POST", "/api/me/calendar-feed"}, {"DELETE", "/api/me/calendar-feed"},
 	}, [][2]string{
 		{"first_name=Ada&last_name=L&email=ada@example.com&born_at=1815-12-10", `{"timezone":"Europe/Paris"}`},
 		{"label=Phone", `{"email":"ada@example.com","password":"correct horse"}`},

@@ -116,6 +116,10 @@ var isolationMatrix = map[string][]string{
 	"PUT /api/me/channels/:channel":       {"account", "user"},
 	"DELETE /api/me/channels/:channel":    {"account", "user"},
 	"POST /api/me/channels/:channel/test": {"account", "user"},
+	// A calendar feed is named by its secret, which is its only key: an
+	// intruder has at best a secret the owner has replaced ("voided").
+	"GET /ical/:feed":  {"voided"},
+	"HEAD /ical/:feed": {"voided"},
 }
 
 // TestIsolationMatrix calls every route that takes an id, with every method
@@ -160,6 +164,9 @@ func TestIsolationMatrix(t *testing.T) {
 	invited := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/users?email=new@example.com&first_name=N&last_name=C", key: adaKey}).json(t)["id"])
 	invitationsBefore := e.count(`SELECT sum(id) + count(*) FROM invitations`)
 	channel := fmt.Sprint(e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: adaKey}).json(t)["data"].(map[string]any)["id"])
+	voided := strings.TrimPrefix(e.feed(adaKey), "/ical/")
+	feed := e.feed(adaKey) // voids the first
+	feedBefore := e.ics(feed, nil).body
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -215,7 +222,7 @@ func TestIsolationMatrix(t *testing.T) {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
-			path = strings.NewReplacer(":log", logID, ":user", invited, ":channel", channel).Replace(path)
+			path = strings.NewReplacer(":log", logID, ":user", invited, ":channel", channel, ":feed", voided).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)
@@ -239,6 +246,9 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	if journals := e.do(req{method: "GET", path: "/api/journals", key: bob}).body; strings.Contains(journals, "Ada's") {
 		t.Errorf("Bob's journals show Ada's: %s", journals)
+	}
+	if after := e.ics(feed, nil).body; after != feedBefore {
+		t.Errorf("Ada's feed changed:\nbefore %s\nafter  %s", feedBefore, after)
 	}
 	if n := e.count(`SELECT sum(id) + count(*) FROM invitations`); n != invitationsBefore {
 		t.Errorf("intruders changed Ada's invitations")

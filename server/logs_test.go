@@ -95,6 +95,12 @@ func TestLogsRecordEachAction(t *testing.T) {
 	step(req{method: "DELETE", path: "/api/administration/api/" + k}, 204, "api_key_deletion", "Deleted an API key")
 	step(req{method: "DELETE", path: "/api/administration/api/" + k}, 404, "", "")
 
+	step(req{method: "POST", path: "/api/me/calendar-feed"}, 201, "calendar_feed_creation", "Created a calendar feed URL")
+	step(req{method: "POST", path: "/api/me/calendar-feed"}, 201, "calendar_feed_rotation", "Replaced the calendar feed URL")
+	step(req{method: "GET", path: "/api/me/calendar-feed"}, 200, "", "")
+	step(req{method: "DELETE", path: "/api/me/calendar-feed"}, 204, "calendar_feed_deletion", "Revoked the calendar feed URL")
+	step(req{method: "DELETE", path: "/api/me/calendar-feed"}, 404, "", "")
+
 	note := id(step(req{method: "POST", path: "/api/persons/" + p + "/notes?content=Tea"}, 201, "note_creation", "Created a note for James Halpert"))
 	step(req{method: "PUT", path: "/api/persons/" + p + "/notes/" + note + "?content=Coffee"}, 200, "note_update", "Updated the note for James Halpert")
 	step(req{method: "DELETE", path: "/api/persons/" + p + "/notes/" + note}, 204, "note_deletion", "Deleted a note for James Halpert")

@@ -80,7 +80,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		ev.Str("request_id", requestID(c)).
 			Str("method", r.Method).
-			Str("path", r.URL.Path).
+			Str("path", logPath(r)).
 			Int("status", res.Status).
 			Int64("bytes", res.Size).
 			Str("ip", c.RealIP()).
@@ -88,6 +88,15 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			Msg("request")
 		return nil
 	}
+}
+
+// logPath is the request's path as logs show it: a calendar feed's path
+// is its secret, which a log must not keep.
+func logPath(r *http.Request) string {
+	if strings.HasPrefix(r.URL.Path, "/ical/") {
+		return "/ical/…"
+	}
+	return r.URL.Path
 }
 
 // bodiless answers HEAD with the status and headers GET would have, and

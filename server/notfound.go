@@ -32,6 +32,7 @@ var notFoundMessages = []struct {
 	{store.ErrContactDetailNotFound, "Contact detail not found."},
 	{store.ErrImportantDateNotFound, "Important date not found."},
 	{store.ErrInteractionNotFound, "Interaction not found."},
+	{store.ErrCalendarFeedNotFound, "Calendar feed not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

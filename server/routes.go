@@ -38,6 +38,9 @@ func (s *Server) routes(corsOrigins []string) {
 	// No key needed.
 	get("/api/health", s.handleHealth)
 	get("/api/openapi.json", s.handleOpenAPI)
+	// A calendar feed: its secret is in the path, since calendar apps
+	// send no header. Limited per client address like the rest.
+	get("/ical/:feed", s.handleCalendarFeed)
 	e.POST("/api/login", s.handleLogin)
 	e.GET("/api/verify-email", s.handleVerifyEmail)
 	e.POST("/api/invitations/accept", s.handleInvitationAccept)
@@ -55,6 +58,9 @@ func (s *Server) routes(corsOrigins []string) {
 	e.PUT("/api/me", s.handleMeUpdate, auth)
 	get("/api/me/timezone", s.handleTimezoneShow, auth)
 	e.PUT("/api/me/timezone", s.handleTimezoneUpdate, auth)
+	get("/api/me/calendar-feed", s.handleCalendarFeedShow, auth)
+	e.POST("/api/me/calendar-feed", s.handleCalendarFeedCreate, auth)
+	e.DELETE("/api/me/calendar-feed", s.handleCalendarFeedDelete, auth)
 
 	get("/api/persons", s.handlePersonList, auth)
 	e.POST("/api/persons", s.handlePersonCreate, auth)

@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestNoSecretsAtRest logs in, creates keys and changes an email, then
-// reads every file of the database, the WAL included, byte by byte: no
-// key, password or verification secret may be in any of them.
+// TestNoSecretsAtRest logs in, creates keys and changes an email, invites
+// and makes calendar feeds, then reads every file of the database, the WAL
+// included, byte by byte: no key, password, verification, invitation or
+// feed secret may be in any of them.
 func TestNoSecretsAtRest(t *testing.T) {
 	sqliteOnly(t) // it reads the database's files
 	e := newEnv(t)
@@ -38,6 +39,14 @@ func TestNoSecretsAtRest(t *testing.T) {
 		secrets = append(secrets, l[strings.Index(l, "=")+1:])
 	}
 	secrets = append(secrets, "pam's secret pw")
+	// Calendar feeds: one replaced, one live and fetched.
+	for range 2 {
+		feed := e.feed(adminKey)
+		if r := e.ics(feed, nil); r.code != 200 {
+			t.Fatalf("feed: %d %s", r.code, r.body)
+		}
+		secrets = append(secrets, strings.TrimSuffix(strings.TrimPrefix(feed, "/ical/"), ".ics"))
+	}
 
 	// Each token's secret part, without the "<id>|" prefix, must be absent too.
 	for _, s := range secrets {

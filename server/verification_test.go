@@ -110,6 +110,8 @@ func TestUnverifiedUserIsLockedOut(t *testing.T) {
 		"GET /api/health": true, "POST /api/login": true, "GET /api/verify-email": true, "GET /api/openapi.json": true,
 		"DELETE /api/logout": true, "POST /api/me/verification": true, "POST /api/invitations/accept": true,
 		"HEAD /api/health": true, "HEAD /api/openapi.json": true,
+		// A calendar feed takes no key: its secret is the credential.
+		"GET /ical/:feed": true, "HEAD /ical/:feed": true,
 	}
 	tried := 0
 	for _, rt := range e.srv.Routes() {

@@ -15,7 +15,7 @@ import (
 // copySkipped: a new table must be named in one of them, or its rows would
 // be left behind unseen.
 var copyTables = []string{
-	"accounts", "users", "api_keys", "task_categories", "genders", "persons", "tasks",
+	"accounts", "users", "api_keys", "calendar_feeds", "task_categories", "genders", "persons", "tasks",
 	"email_verifications", "notes", "gifts", "life_events", "work_history", "contact_details",
 	"journals", "journal_entries", "logs", "invitations",
 	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels",

@@ -135,7 +135,7 @@ func TestCopyRefuses(t *testing.T) {
 		want         func(v, known int) bool
 	}{
 		{"a source at an older schema version", `DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)`,
-			func(v, known int) bool { return v < known }}, // versions may skip numbers
+			func(v, known int) bool { return v > 0 && v < known }}, // versions may skip numbers
 		{"a source at a newer schema version", `INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future', 0)`,
 			func(v, known int) bool { return v == 9999 }},
 	} {

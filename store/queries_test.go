@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +49,57 @@ func TestListsAreOneQuery(t *testing.T) {
 	}
 	if q := queries(s, func() { _, err = s.Authenticate(ctx, token) }); q != 1 || err != nil {
 		t.Errorf("authenticating took %d queries (%v)", q, err)
+	}
+}
+
+// TestCalendarFeedIsFourQueries: a feed is read in four statements (the
+// feed, birthdays, life events, tasks) whether the account has 2 persons
+// or 200; a secret of the wrong form costs none, and an unchanged feed
+// writes nothing.
+func TestCalendarFeedIsFourQueries(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	u, err := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, secret, err := s.CreateCalendarFeed(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, yes := "exact", true
+	for _, n := range []int{2, 200} {
+		for i := 0; i < n/2; i++ {
+			p, err := s.CreatePerson(ctx, u.AccountID, PersonInput{FirstName: fmt.Sprint("P", i), MaritalStatus: "unknown", KidsStatus: "unknown"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, m, d := int64(1980), int64(1+i%12), int64(1+i%28)
+			if _, err := s.SetAge(ctx, u.AccountID, p.ID, Age{Type: &exact, Year: &y, Month: &m, Day: &d, YearlyReminder: &yes}); err != nil {
+				t.Fatal(err)
+			}
+			due := int64(1_800_000_000 + i)
+			if _, err := s.CreateTask(ctx, u.AccountID, p.ID, TaskInput{Name: "t", DueAt: &due}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.CreateLifeEvent(ctx, u.AccountID, p.ID, LifeEventInput{Description: "e", HappenedAt: due, ShouldBeReminded: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var d CalendarData
+		if q := queries(s, func() { d, err = s.CalendarFeedData(ctx, secret) }); q != 4 || err != nil {
+			t.Errorf("a feed took %d queries (%v)", q, err)
+		}
+		if len(d.Birthdays) < n/2 || len(d.Tasks) < n/2 || len(d.LifeEvents) < n/2 {
+			t.Errorf("%d birthdays, %d tasks, %d life events; want %d of each at least", len(d.Birthdays), len(d.Tasks), len(d.LifeEvents), n/2)
+		}
+	}
+	for _, bad := range []string{"", "x", secret[1:], secret + "A", strings.ToLower(secret)} {
+		if q := queries(s, func() { _, err = s.CalendarFeedData(ctx, bad) }); q != 0 || !errors.Is(err, ErrCalendarFeedNotFound) {
+			t.Errorf("the secret %q took %d queries (%v)", bad, q, err)
+		}
+	}
+	if q := queries(s, func() { _, err = s.CalendarFeedData(ctx, strings.Repeat("A", 52)) }); q != 1 || !errors.Is(err, ErrCalendarFeedNotFound) {
+		t.Errorf("an unknown secret took %d queries (%v)", q, err)
 	}
 }

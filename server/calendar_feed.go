@@ -1,0 +1,186 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/ical"
+	"kith/store"
+)
+
+// The calendar feed: each user may have one secret URL, /ical/<secret>.ics,
+// that calendar apps subscribe to without a key. The secret is the only
+// credential, so it is shown once, kept only as a hash, and kept out of
+// the logs (logPath).
+
+type calendarFeedJSON struct {
+	Object string `json:"object"`
+	// URL is the feed's address: only in the answer that made it.
+	URL       *string `json:"url"`
+	CreatedAt int64   `json:"created_at"`
+}
+
+func feedJSON(f store.CalendarFeed, url *string) dataBody[calendarFeedJSON] {
+	return dataBody[calendarFeedJSON]{calendarFeedJSON{Object: "calendar_feed", URL: url, CreatedAt: f.CreatedAt}}
+}
+
+// handleCalendarFeedShow says whether the user has a feed, without its URL.
+func (s *Server) handleCalendarFeedShow(c echo.Context) error {
+	sess, _ := session(c)
+	f, err := s.store.CalendarFeed(c.Request().Context(), sess.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, feedJSON(f, nil))
+}
+
+// handleCalendarFeedCreate makes the user's feed, or a new URL for it that
+// voids the old one.
+func (s *Server) handleCalendarFeedCreate(c echo.Context) error {
+	sess, _ := session(c)
+	f, secret, err := s.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
+	if err != nil {
+		return err
+	}
+	u := s.base(c) + "/ical/" + secret + ".ics"
+	return c.JSON(http.StatusCreated, feedJSON(f, &u))
+}
+
+// handleCalendarFeedDelete revokes the user's feed; 404 when there is none.
+func (s *Server) handleCalendarFeedDelete(c echo.Context) error {
+	sess, _ := session(c)
+	if err := s.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// feedRefresh is how often the feed asks subscribers to fetch it again.
+const feedRefresh = time.Hour
+
+// handleCalendarFeed serves a feed by its secret, to anyone who has it.
+// A secret of the wrong form is 404 before any query. The body depends on
+// the data only (DTSTAMP is each row's updated_at), so its hash is a
+// strong ETag; the feed's row keeps the last one and when it changed,
+// which is Last-Modified, true after a deletion too. Recording a new ETag
+// is the only write, and a HEAD may make it as well as a GET.
+func (s *Server) handleCalendarFeed(c echo.Context) error {
+	secret, ok := strings.CutSuffix(c.Param("feed"), ".ics")
+	if !ok || !store.ValidFeedSecret(secret) {
+		return store.ErrCalendarFeedNotFound
+	}
+	ctx := c.Request().Context()
+	d, err := s.store.CalendarFeedData(ctx, secret)
+	if err != nil {
+		return err
+	}
+	cal := ical.Calendar{ProdID: "-//Kith//Calendar feed//EN", Name: "Kith", Refresh: feedRefresh,
+		Events: feedEvents(d, userZone(d.Timezone), uidHost(s.base(c)))}
+	body := cal.Append(make([]byte, 0, 512+300*len(cal.Events)))
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	changed := d.ChangedAt
+	if etag != d.ETag {
+		if changed, err = s.store.RecordCalendarRender(ctx, d.FeedID, etag); err != nil {
+			return err
+		}
+	}
+	// changed may be a second ahead (RecordCalendarRender): Last-Modified
+	// is never later than the answer itself (RFC 9110 §8.8.2.1).
+	modified := time.Unix(min(changed, s.store.Now().Unix()), 0).UTC()
+	h := c.Response().Header()
+	h.Set(echo.HeaderCacheControl, "private, no-cache") // keep it, but ask each time
+	h.Set("ETag", etag)
+	h.Set(echo.HeaderLastModified, modified.Format(http.TimeFormat))
+	if notModified(c.Request(), etag, changed) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", body)
+}
+
+// notModified applies a conditional GET (RFC 9110 §13.2.2): If-None-Match
+// when sent, compared weakly as that header is, else If-Modified-Since,
+// against the time the current body was first served.
+func notModified(r *http.Request, etag string, changed int64) bool {
+	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
+		for _, list := range inm {
+			for _, tag := range strings.Split(list, ",") {
+				tag = strings.TrimSpace(tag)
+				if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	since, err := http.ParseTime(r.Header.Get(echo.HeaderIfModifiedSince))
+	return err == nil && since.Unix() >= changed
+}
+
+// uidHost is the host that UIDs end in, as RFC 5545 advises: the feed's
+// own, so that two Kiths' events never share a UID.
+func uidHost(base string) string {
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return "kith"
+}
+
+// firstYear is the earliest year a yearly event starts in as itself;
+// birth years start there too (exactAge). An earlier one starts in
+// ical.UnknownYear: some calendar apps refuse or mishandle dates centuries
+// back (Outlook none before 1601), and the feed is about the days to come.
+const firstYear = 1900
+
+// feedEvents turns a feed's data into its events, dates in the user's time
+// zone loc; UIDs are "<kind>-<row id>@host". Each kind of row is one loop
+// here: a new source of dates is one more.
+func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Event {
+	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks))
+	uid := func(kind string, id int64) string { return kind + "-" + strconv.FormatInt(id, 10) + "@" + host }
+	for _, b := range d.Birthdays {
+		if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !realDay(b.Year, time.Month(b.Month), b.Day) {
+			continue // no birth date exactAge lets in
+		}
+		events = append(events, ical.Event{UID: uid("birthday", b.PersonID), Stamp: time.Unix(b.UpdatedAt, 0),
+			Date: ical.Date{Year: b.Year, Month: time.Month(b.Month), Day: b.Day}, Yearly: true,
+			Summary: "Birthday: " + b.PersonName})
+	}
+	for _, ev := range d.LifeEvents {
+		date := dayIn(ev.HappenedAt, loc)
+		if date.Year > 9999 {
+			continue // no iCalendar date: 31 December 9999 UTC is 1 January 10000 east of it
+		}
+		if date.Year < firstYear {
+			date.Year = 0
+		}
+		e := ical.Event{UID: uid("life-event", ev.ID), Stamp: time.Unix(ev.UpdatedAt, 0), Date: date, Yearly: true,
+			Summary: ev.Description + " (" + ev.PersonName + ")"}
+		if ev.Comment != nil {
+			e.Description = *ev.Comment
+		}
+		events = append(events, e)
+	}
+	for _, t := range d.Tasks {
+		date := dayIn(t.DueAt, loc)
+		if date.Year < 1 || date.Year > 9999 {
+			continue // no iCalendar date: the first or last day of the range, in a zone that leaves it
+		}
+		events = append(events, ical.Event{UID: uid("task", t.ID), Stamp: time.Unix(t.UpdatedAt, 0),
+			Date: date, Summary: t.Name + " (" + t.PersonName + ")"})
+	}
+	return events
+}
+
+// dayIn is the date of the Unix time unix in loc.
+func dayIn(unix int64, loc *time.Location) ical.Date {
+	y, m, d := time.Unix(unix, 0).In(loc).Date()
+	return ical.Date{Year: y, Month: m, Day: d}
+}
