@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/ical"
+	"kith/server/remind"
 	"kith/store"
 )
 
@@ -143,7 +144,7 @@ const firstYear = 1900
 // zone loc; UIDs are "<kind>-<row id>@host". Each kind of row is one loop
 // here: a new source of dates is one more.
 func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Event {
-	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks))
+	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks)+len(d.Dates))
 	uid := func(kind string, id int64) string { return kind + "-" + strconv.FormatInt(id, 10) + "@" + host }
 	for _, b := range d.Birthdays {
 		if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !realDay(b.Year, time.Month(b.Month), b.Day) {
@@ -168,6 +169,14 @@ func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Ev
 		}
 		events = append(events, e)
 	}
+	for _, cd := range d.Dates {
+		date := ical.Date{Month: time.Month(cd.Month), Day: cd.Day} // Year 0: unknown
+		if cd.Year != nil && *cd.Year >= firstYear {
+			date.Year = int(*cd.Year)
+		}
+		events = append(events, ical.Event{UID: uid("date", cd.ID), Stamp: time.Unix(cd.UpdatedAt, 0), Date: date, Yearly: true,
+			Summary: cd.Label + " (" + cd.PersonName + ")"})
+	}
 	for _, t := range d.Tasks {
 		date := dayIn(t.DueAt, loc)
 		if date.Year < 1 || date.Year > 9999 {
@@ -179,8 +188,9 @@ func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Ev
 	return events
 }
 
-// dayIn is the date of the Unix time unix in loc.
+// dayIn is the date of the Unix time unix in loc, or the date a client
+// gave alone (see remind.DayOf).
 func dayIn(unix int64, loc *time.Location) ical.Date {
-	y, m, d := time.Unix(unix, 0).In(loc).Date()
+	y, m, d := remind.DayOf(unix, loc).Date()
 	return ical.Date{Year: y, Month: m, Day: d}
 }

@@ -292,6 +292,9 @@ func TestCalendarFeedEvents(t *testing.T) {
 	// may hold: the writer escapes whatever the database has.
 	lines := e.task(key, pam, "name=x&due_at=2026-05-01")
 	storetest.Exec(t, e.where, `UPDATE tasks SET name = ? WHERE id = ?`, "two\nlines", lines)
+	anniversary := e.importantDate(key, jim, "label=Anniversary%2C+with+Pam%3B+%F0%9F%8E%89&date=2009-10-03&remind_yearly=1")
+	nameDay := e.importantDate(key, pam, "label=Name+day&date=--12-24&remind_yearly=1")
+	e.importantDate(key, pam, "label=Not+reminded&date=--07-01")
 	e.person(bob, "first_name=Bob's+friend")
 	bobP := e.person(bob, "first_name=Bobby")
 	e.task(bob, bobP, "name=Bob's+task&due_at=2026-03-20")
@@ -299,9 +302,14 @@ func TestCalendarFeedEvents(t *testing.T) {
 	path := e.feed(key)
 	events := parseFeed(t, e.ics(path, nil))
 	host := "@example.com"
-	if len(events) != 6 {
-		t.Errorf("%d events, want 6: 2 birthdays, 2 life events, 2 tasks", len(events))
+	if len(events) != 8 {
+		t.Errorf("%d events, want 8: 2 birthdays, 2 life events, 2 important dates, 2 tasks", len(events))
 	}
+	checkEvent(t, events, "date-"+anniversary+host, wantEvent{summary: "Anniversary, with Pam; 🎉 (" + jimName + ")", start: "20091003",
+		rrule: "FREQ=YEARLY", stamp: updated("important_dates", anniversary)})
+	// A year unknown starts in 2000.
+	checkEvent(t, events, "date-"+nameDay+host, wantEvent{summary: "Name day (Pam)", start: "20001224",
+		rrule: "FREQ=YEARLY", stamp: updated("important_dates", nameDay)})
 	checkEvent(t, events, "birthday-"+jim+host, wantEvent{summary: "Birthday: " + jimName, start: "19781001", rrule: "FREQ=YEARLY",
 		stamp: updated("persons", jim)})
 	checkEvent(t, events, "birthday-"+pam+host, wantEvent{summary: "Birthday: Pam", start: "19960229",
@@ -358,7 +366,7 @@ func TestCalendarFeedEvents(t *testing.T) {
 	})
 	t.Run("a teammate's feed shows the account's persons", func(t *testing.T) {
 		theirs := parseFeed(t, e.ics(e.feed(teammate), nil))
-		if len(theirs) != 6 {
+		if len(theirs) != 8 {
 			t.Errorf("%d events in a teammate's feed", len(theirs))
 		}
 		// The teammate's zone is UTC: the task falls on its UTC date.
@@ -384,6 +392,17 @@ func TestCalendarFeedEvents(t *testing.T) {
 		if _, ok := parseFeed(t, e.ics(path, nil))["task-"+due+host]; ok {
 			t.Error("a completed task is still in the feed")
 		}
+	})
+	t.Run("a date given alone is that date west of Greenwich too", func(t *testing.T) {
+		e2 := newEnv(t)
+		_, k := e2.user("ada@example.com")
+		e2.timezone(k, "America/New_York")
+		p := e2.person(k, "first_name=Jim")
+		byDate := e2.task(k, p, "name=By+date&due_at=2026-03-20")
+		atNight := e2.task(k, p, "name=At+night&due_at=2026-03-20T02:00:00Z") // 22:00 on the 19th in New York
+		evs := parseFeed(t, e2.ics(e2.feed(k), nil))
+		checkEvent(t, evs, "task-"+byDate+host, wantEvent{summary: "By date (Jim)", start: "20260320", stamp: int64(e2.count(`SELECT updated_at FROM tasks WHERE id = ?`, byDate))})
+		checkEvent(t, evs, "task-"+atNight+host, wantEvent{summary: "At night (Jim)", start: "20260319", stamp: int64(e2.count(`SELECT updated_at FROM tasks WHERE id = ?`, atNight))})
 	})
 	t.Run("UIDs end in the configured base URL's host", func(t *testing.T) {
 		e2 := newEnv(t, func(o *Options) { o.BaseURL = "https://kith.example.org" })

@@ -117,14 +117,17 @@ func TestDigestAfterDowntime(t *testing.T) {
 	e := newEnv(t, func(o *Options) { o.Mailer = NewSMTP(mb.options()) })
 	_, key := e.user("ada@example.com")
 	e.timezone(key, "America/New_York")
-	e.birthday(key, "Grace", 1990, 7, 4, true)
+	grace := e.birthday(key, "Grace", 1990, 7, 4, true)
+	// A date alone is that date in New York too, not the evening before.
+	e.task(key, grace, "name=Fireworks&task_category_id=1&due_at=2026-07-04")
 
 	// Down all of 3 July (the digest that day would announce the 4th).
 	// Back at 23:58 on the 4th, New York time: still the 4th there.
 	e.at(time.Date(2026, 7, 5, 3, 58, 0, 0, time.UTC))
 	e.pass()
 	m := mb.next(t).parse(t)
-	if !strings.Contains(m.text, "Today, Saturday 4 July") || !strings.Contains(m.text, "Birthday of Grace (36)") {
+	if !strings.Contains(m.text, "Today, Saturday 4 July") || !strings.Contains(m.text, "Birthday of Grace (36)") ||
+		!strings.Contains(m.text, "• Task: Fireworks — Grace") || strings.Contains(m.text, "Overdue") {
 		t.Errorf("late digest:\n%s", m.text)
 	}
 	// Just after midnight of the 5th there: before 08:00, nothing is due.

@@ -122,6 +122,7 @@ type CalendarData struct {
 	Birthdays  []Birthday
 	LifeEvents []CalendarLifeEvent // those with should_be_reminded
 	Tasks      []CalendarTask      // open ones with a due date
+	Dates      []CalendarDate      // important dates with remind_yearly
 }
 
 // Birthday is the birth date of a person whose exact age has a month and
@@ -141,6 +142,17 @@ type CalendarLifeEvent struct {
 	Comment     *string
 	HappenedAt  int64
 	UpdatedAt   int64
+}
+
+// CalendarDate is an important date to remind yearly, with the name of
+// its person.
+type CalendarDate struct {
+	ID         int64
+	PersonName string
+	Label      string
+	Year       *int64 // nil when unknown
+	Month, Day int
+	UpdatedAt  int64
 }
 
 // CalendarTask is an open task with a due date, and its person's name.
@@ -171,9 +183,13 @@ const (
 		FROM persons p JOIN tasks t ON t.person_id = p.id
 		WHERE p.account_id = ? AND NOT t.is_completed AND t.due_at IS NOT NULL
 		ORDER BY p.id, t.created_at DESC, t.id DESC`
+	feedDatesQuery = `SELECT d.id, ` + personName + `, d.label, d.year, d.month, d.day, d.updated_at
+		FROM important_dates d JOIN persons p ON p.id = d.person_id
+		WHERE d.account_id = ? AND d.remind_yearly
+		ORDER BY d.month, d.day, d.id`
 )
 
-// CalendarFeedData returns what the feed of secret shows: four queries in
+// CalendarFeedData returns what the feed of secret shows: five queries in
 // one read-only snapshot, whatever the size of the account.
 func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarData, error) {
 	if !ValidFeedSecret(secret) {
@@ -228,6 +244,18 @@ func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarDa
 	})
 	if err != nil {
 		return CalendarData{}, fmt.Errorf("store: feed tasks: %w", err)
+	}
+	d.Dates = []CalendarDate{}
+	err = queryEach(ctx, tx, feedDatesQuery, accountID, func(sc scanner) error {
+		var cd CalendarDate
+		if err := sc.Scan(&cd.ID, &cd.PersonName, &cd.Label, &cd.Year, &cd.Month, &cd.Day, &cd.UpdatedAt); err != nil {
+			return err
+		}
+		d.Dates = append(d.Dates, cd)
+		return nil
+	})
+	if err != nil {
+		return CalendarData{}, fmt.Errorf("store: feed important dates: %w", err)
 	}
 	return d, nil
 }

@@ -56,7 +56,7 @@ func TestListsAreOneQuery(t *testing.T) {
 // feed, birthdays, life events, tasks) whether the account has 2 persons
 // or 200; a secret of the wrong form costs none, and an unchanged feed
 // writes nothing.
-func TestCalendarFeedIsFourQueries(t *testing.T) {
+func TestCalendarFeedIsFiveQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	u, err := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password"})
@@ -85,13 +85,16 @@ func TestCalendarFeedIsFourQueries(t *testing.T) {
 			if _, err := s.CreateLifeEvent(ctx, u.AccountID, p.ID, LifeEventInput{Description: "e", HappenedAt: due, ShouldBeReminded: true}); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := s.CreateImportantDate(ctx, u.AccountID, p.ID, ImportantDateInput{Label: "met", Month: 2, Day: 29, RemindYearly: true}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var d CalendarData
-		if q := queries(s, func() { d, err = s.CalendarFeedData(ctx, secret) }); q != 4 || err != nil {
+		if q := queries(s, func() { d, err = s.CalendarFeedData(ctx, secret) }); q != 5 || err != nil {
 			t.Errorf("a feed took %d queries (%v)", q, err)
 		}
-		if len(d.Birthdays) < n/2 || len(d.Tasks) < n/2 || len(d.LifeEvents) < n/2 {
-			t.Errorf("%d birthdays, %d tasks, %d life events; want %d of each at least", len(d.Birthdays), len(d.Tasks), len(d.LifeEvents), n/2)
+		if len(d.Birthdays) < n/2 || len(d.Tasks) < n/2 || len(d.LifeEvents) < n/2 || len(d.Dates) < n/2 {
+			t.Errorf("%d birthdays, %d tasks, %d life events, %d dates; want %d of each at least", len(d.Birthdays), len(d.Tasks), len(d.LifeEvents), len(d.Dates), n/2)
 		}
 	}
 	for _, bad := range []string{"", "x", secret[1:], secret + "A", strings.ToLower(secret)} {

@@ -76,7 +76,7 @@ func Upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 			}
 		}
 		for _, t := range src.Tasks {
-			due := dateIn(time.Unix(t.DueAt, 0), loc)
+			due := DayOf(t.DueAt, loc)
 			if due.Equal(day) || (i == 0 && due.Before(day)) {
 				items = append(items, taskItem(t, due, day))
 			}
@@ -149,7 +149,7 @@ func leap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {
 	month, dom, year := y.Month, y.Day, y.Year
 	if y.At != nil {
-		d := dateIn(time.Unix(*y.At, 0), loc)
+		d := DayOf(*y.At, loc)
 		month, dom = int(d.Month()), d.Day()
 		yy := int64(d.Year())
 		year = &yy
@@ -220,6 +220,19 @@ func plural(n int, unit string) string {
 func dateIn(t time.Time, loc *time.Location) time.Time {
 	y, m, d := t.In(loc).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// DayOf is the date a task is due or a life event happened, as midnight
+// UTC. A client that sends a date alone ("2026-11-25") has it stored as
+// that date's midnight UTC, which west of Greenwich is the evening
+// before: such a time is read as the date it was given. Any other time
+// is a moment, whose date is the one in loc.
+func DayOf(unix int64, loc *time.Location) time.Time {
+	t := time.Unix(unix, 0)
+	if unix%86400 == 0 {
+		return t.UTC()
+	}
+	return dateIn(t, loc)
 }
 
 // Today is now's date in loc, as midnight UTC, the form Upcoming takes.
