@@ -363,6 +363,9 @@ func TestUnverifiedEmailGetsNoDigest(t *testing.T) {
 	e.birthday(key, "Grace", 1990, 3, 15, true)
 	e.do(req{method: "PUT", path: "/api/me?first_name=Ada&last_name=L&email=new@example.com", key: key})
 	mb.next(t) // the verification link
+	if err := e.srv.WaitForMail(context.Background()); err != nil { // and its log line
+		t.Fatal(err)
+	}
 	e.pass()
 	time.Sleep(50 * time.Millisecond)
 	if mb.count() != 0 {
