@@ -362,7 +362,7 @@ func TestUnverifiedEmailGetsNoDigest(t *testing.T) {
 	_, key := e.user("ada@example.com")
 	e.birthday(key, "Grace", 1990, 3, 15, true)
 	e.do(req{method: "PUT", path: "/api/me?first_name=Ada&last_name=L&email=new@example.com", key: key})
-	mb.next(t) // the verification link
+	mb.next(t)                                                      // the verification link
 	if err := e.srv.WaitForMail(context.Background()); err != nil { // and its log line
 		t.Fatal(err)
 	}
