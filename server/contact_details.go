@@ -36,10 +36,6 @@ func contactDetailOut(d *store.ContactDetail) contactDetailJSON {
 	}
 }
 
-func contactDetailResponse(c echo.Context, status int, d store.ContactDetail) error {
-	return c.JSON(status, dataBody[contactDetailJSON]{contactDetailOut(&d)})
-}
-
 // contactDetailInput reads a contact detail, the same on create and on
 // update, which replaces. Only the fields of its kind are read: the
 // others are ignored, and stored as null.
@@ -151,70 +147,24 @@ func (s *Server) handleContactDetailList(c echo.Context) error {
 	return c.JSON(http.StatusOK, dataBody[[]contactDetailJSON]{out})
 }
 
-func (s *Server) handleContactDetailShow(c echo.Context) error {
-	personID, detailID, err := childIDs(c, "detail", store.ErrContactDetailNotFound)
-	if err != nil {
-		return err
-	}
-	d, err := s.store.ContactDetail(c.Request().Context(), account(c), personID, detailID)
-	if err != nil {
-		return err
-	}
-	return contactDetailResponse(c, http.StatusOK, d)
+// contactDetails serves the details of a person (see child).
+var contactDetails = child[store.ContactDetail, store.ContactDetailInput]{
+	param: "detail", notFound: store.ErrContactDetailNotFound,
+	input:  func(s *Server, c echo.Context, p *params) store.ContactDetailInput { return contactDetailInput(p) },
+	out:    func(v *store.ContactDetail) any { return contactDetailOut(v) },
+	get:    (*store.Store).ContactDetail,
+	create: (*store.Store).CreateContactDetail,
+	update: (*store.Store).UpdateContactDetail,
+	remove: (*store.Store).DeleteContactDetail,
 }
 
+func (s *Server) handleContactDetailShow(c echo.Context) error { return contactDetails.show(s, c) }
 func (s *Server) handleContactDetailCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := contactDetailInput(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	d, err := s.store.CreateContactDetail(ctx, acct, personID, in)
-	if err != nil {
-		return err
-	}
-	return contactDetailResponse(c, http.StatusCreated, d)
+	return contactDetails.doCreate(s, c)
 }
 
 // handleContactDetailUpdate replaces the detail, its kind too: a field not
 // sent is cleared, and a position not sent keeps the detail where it was
 // (last among its new kind when the kind changes).
-func (s *Server) handleContactDetailUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, detailID, err := childIDs(c, "detail", store.ErrContactDetailNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := contactDetailInput(p)
-	if err := validated(p, func() error { _, err := s.store.ContactDetail(ctx, acct, personID, detailID); return err }); err != nil {
-		return err
-	}
-	d, err := s.store.UpdateContactDetail(ctx, acct, personID, detailID, in)
-	if err != nil {
-		return err
-	}
-	return contactDetailResponse(c, http.StatusOK, d)
-}
-
-func (s *Server) handleContactDetailDelete(c echo.Context) error {
-	personID, detailID, err := childIDs(c, "detail", store.ErrContactDetailNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteContactDetail(c.Request().Context(), account(c), personID, detailID); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleContactDetailUpdate(c echo.Context) error { return contactDetails.replace(s, c) }
+func (s *Server) handleContactDetailDelete(c echo.Context) error { return contactDetails.delete(s, c) }

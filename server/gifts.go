@@ -27,10 +27,6 @@ func giftOut(g *store.Gift) giftJSON {
 		GiftedAt: g.GiftedAt, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
 }
 
-func giftResponse(c echo.Context, status int, g store.Gift) error {
-	return c.JSON(status, dataBody[giftJSON]{giftOut(&g)})
-}
-
 // giftInput reads every field of a gift, on create and on replace alike.
 // PeopleOS's API takes idea, given and offered; its web app also writes
 // received, and Kith takes all four.
@@ -75,68 +71,18 @@ func (s *Server) handleGiftList(c echo.Context) error {
 	return c.JSON(http.StatusOK, dataBody[[]giftJSON]{out})
 }
 
-func (s *Server) handleGiftShow(c echo.Context) error {
-	personID, giftID, err := childIDs(c, "gift", store.ErrGiftNotFound)
-	if err != nil {
-		return err
-	}
-	g, err := s.store.Gift(c.Request().Context(), account(c), personID, giftID)
-	if err != nil {
-		return err
-	}
-	return giftResponse(c, http.StatusOK, g)
+// gifts serves the gifts of a person (see child).
+var gifts = child[store.Gift, store.GiftInput]{
+	param: "gift", notFound: store.ErrGiftNotFound,
+	input:  func(s *Server, c echo.Context, p *params) store.GiftInput { return giftInput(p) },
+	out:    func(v *store.Gift) any { return giftOut(v) },
+	get:    (*store.Store).Gift,
+	create: (*store.Store).CreateGift,
+	update: (*store.Store).UpdateGift,
+	remove: (*store.Store).DeleteGift,
 }
 
-func (s *Server) handleGiftCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := giftInput(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	g, err := s.store.CreateGift(ctx, acct, personID, in)
-	if err != nil {
-		return err
-	}
-	return giftResponse(c, http.StatusCreated, g)
-}
-
-// handleGiftUpdate replaces the gift: a field not sent is cleared.
-func (s *Server) handleGiftUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, giftID, err := childIDs(c, "gift", store.ErrGiftNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := giftInput(p)
-	if err := validated(p, func() error { _, err := s.store.Gift(ctx, acct, personID, giftID); return err }); err != nil {
-		return err
-	}
-	g, err := s.store.UpdateGift(ctx, acct, personID, giftID, in)
-	if err != nil {
-		return err
-	}
-	return giftResponse(c, http.StatusOK, g)
-}
-
-func (s *Server) handleGiftDelete(c echo.Context) error {
-	personID, giftID, err := childIDs(c, "gift", store.ErrGiftNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteGift(c.Request().Context(), account(c), personID, giftID); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleGiftShow(c echo.Context) error   { return gifts.show(s, c) }
+func (s *Server) handleGiftCreate(c echo.Context) error { return gifts.doCreate(s, c) }
+func (s *Server) handleGiftUpdate(c echo.Context) error { return gifts.replace(s, c) }
+func (s *Server) handleGiftDelete(c echo.Context) error { return gifts.delete(s, c) }

@@ -33,10 +33,6 @@ func importantDateOut(d *store.ImportantDate) importantDateJSON {
 	}
 }
 
-func importantDateResponse(c echo.Context, status int, d store.ImportantDate) error {
-	return c.JSON(status, dataBody[importantDateJSON]{importantDateOut(&d)})
-}
-
 // dayString writes a day as YYYY-MM-DD, or as vCard's --MM-DD when the
 // year is unknown.
 func dayString(year *int64, month, day int64) string {
@@ -143,67 +139,20 @@ func (s *Server) handleImportantDateList(c echo.Context) error {
 	return c.JSON(http.StatusOK, dataBody[[]importantDateJSON]{out})
 }
 
-func (s *Server) handleImportantDateShow(c echo.Context) error {
-	personID, id, err := childIDs(c, "date", store.ErrImportantDateNotFound)
-	if err != nil {
-		return err
-	}
-	d, err := s.store.ImportantDate(c.Request().Context(), account(c), personID, id)
-	if err != nil {
-		return err
-	}
-	return importantDateResponse(c, http.StatusOK, d)
+// importantDates serves the dates of a person (see child).
+var importantDates = child[store.ImportantDate, store.ImportantDateInput]{
+	param: "date", notFound: store.ErrImportantDateNotFound,
+	input:  func(s *Server, c echo.Context, p *params) store.ImportantDateInput { return importantDateInput(p) },
+	out:    func(v *store.ImportantDate) any { return importantDateOut(v) },
+	get:    (*store.Store).ImportantDate,
+	create: (*store.Store).CreateImportantDate,
+	update: (*store.Store).UpdateImportantDate,
+	remove: (*store.Store).DeleteImportantDate,
 }
 
+func (s *Server) handleImportantDateShow(c echo.Context) error { return importantDates.show(s, c) }
 func (s *Server) handleImportantDateCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := importantDateInput(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	d, err := s.store.CreateImportantDate(ctx, acct, personID, in)
-	if err != nil {
-		return err
-	}
-	return importantDateResponse(c, http.StatusCreated, d)
+	return importantDates.doCreate(s, c)
 }
-
-func (s *Server) handleImportantDateUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, id, err := childIDs(c, "date", store.ErrImportantDateNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := importantDateInput(p)
-	if err := validated(p, func() error { _, err := s.store.ImportantDate(ctx, acct, personID, id); return err }); err != nil {
-		return err
-	}
-	d, err := s.store.UpdateImportantDate(ctx, acct, personID, id, in)
-	if err != nil {
-		return err
-	}
-	return importantDateResponse(c, http.StatusOK, d)
-}
-
-func (s *Server) handleImportantDateDelete(c echo.Context) error {
-	personID, id, err := childIDs(c, "date", store.ErrImportantDateNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteImportantDate(c.Request().Context(), account(c), personID, id); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleImportantDateUpdate(c echo.Context) error { return importantDates.replace(s, c) }
+func (s *Server) handleImportantDateDelete(c echo.Context) error { return importantDates.delete(s, c) }

@@ -28,10 +28,6 @@ func interactionOut(in *store.Interaction) interactionJSON {
 		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 }
 
-func interactionResponse(c echo.Context, status int, in store.Interaction) error {
-	return c.JSON(status, dataBody[interactionJSON]{interactionOut(&in)})
-}
-
 // interactionInput reads the fields of an interaction, the same on create
 // and on update, which replaces. happened_on may be as late as tomorrow in
 // the user's time zone (today somewhere else), not later: an interaction
@@ -85,69 +81,21 @@ func (s *Server) handleInteractionList(c echo.Context) error {
 	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.sent("per_page")))
 }
 
-func (s *Server) handleInteractionShow(c echo.Context) error {
-	personID, id, err := childIDs(c, "interaction", store.ErrInteractionNotFound)
-	if err != nil {
-		return err
-	}
-	in, err := s.store.Interaction(c.Request().Context(), account(c), personID, id)
-	if err != nil {
-		return err
-	}
-	return interactionResponse(c, http.StatusOK, in)
+// interactions serves the interactions of a person (see child).
+var interactions = child[store.Interaction, store.InteractionInput]{
+	param: "interaction", notFound: store.ErrInteractionNotFound,
+	input: func(s *Server, c echo.Context, p *params) store.InteractionInput {
+		today, _ := s.userDay(c)
+		return interactionInput(p, today)
+	},
+	out:    func(v *store.Interaction) any { return interactionOut(v) },
+	get:    (*store.Store).Interaction,
+	create: (*store.Store).CreateInteraction,
+	update: (*store.Store).UpdateInteraction,
+	remove: (*store.Store).DeleteInteraction,
 }
 
-func (s *Server) handleInteractionCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	today, _ := s.userDay(c)
-	in := interactionInput(p, today)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	out, err := s.store.CreateInteraction(ctx, acct, personID, in)
-	if err != nil {
-		return err
-	}
-	return interactionResponse(c, http.StatusCreated, out)
-}
-
-func (s *Server) handleInteractionUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, id, err := childIDs(c, "interaction", store.ErrInteractionNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	today, _ := s.userDay(c)
-	in := interactionInput(p, today)
-	if err := validated(p, func() error { _, err := s.store.Interaction(ctx, acct, personID, id); return err }); err != nil {
-		return err
-	}
-	out, err := s.store.UpdateInteraction(ctx, acct, personID, id, in)
-	if err != nil {
-		return err
-	}
-	return interactionResponse(c, http.StatusOK, out)
-}
-
-func (s *Server) handleInteractionDelete(c echo.Context) error {
-	personID, id, err := childIDs(c, "interaction", store.ErrInteractionNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteInteraction(c.Request().Context(), account(c), personID, id); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleInteractionShow(c echo.Context) error   { return interactions.show(s, c) }
+func (s *Server) handleInteractionCreate(c echo.Context) error { return interactions.doCreate(s, c) }
+func (s *Server) handleInteractionUpdate(c echo.Context) error { return interactions.replace(s, c) }
+func (s *Server) handleInteractionDelete(c echo.Context) error { return interactions.delete(s, c) }

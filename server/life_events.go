@@ -30,10 +30,6 @@ func lifeEventOut(ev *store.LifeEvent) lifeEventJSON {
 	}
 }
 
-func lifeEventResponse(c echo.Context, status int, ev store.LifeEvent) error {
-	return c.JSON(status, dataBody[lifeEventJSON]{lifeEventOut(&ev)})
-}
-
 // lifeEventInput reads the fields of a life event, the same on create and
 // on update, which replaces: what is not sent is cleared.
 func lifeEventInput(p *params) store.LifeEventInput {
@@ -71,67 +67,18 @@ func (s *Server) handleLifeEventList(c echo.Context) error {
 	return c.JSON(http.StatusOK, dataBody[[]lifeEventJSON]{out})
 }
 
-func (s *Server) handleLifeEventShow(c echo.Context) error {
-	personID, eventID, err := childIDs(c, "event", store.ErrLifeEventNotFound)
-	if err != nil {
-		return err
-	}
-	ev, err := s.store.LifeEvent(c.Request().Context(), account(c), personID, eventID)
-	if err != nil {
-		return err
-	}
-	return lifeEventResponse(c, http.StatusOK, ev)
+// lifeEvents serves the events of a person (see child).
+var lifeEvents = child[store.LifeEvent, store.LifeEventInput]{
+	param: "event", notFound: store.ErrLifeEventNotFound,
+	input:  func(s *Server, c echo.Context, p *params) store.LifeEventInput { return lifeEventInput(p) },
+	out:    func(v *store.LifeEvent) any { return lifeEventOut(v) },
+	get:    (*store.Store).LifeEvent,
+	create: (*store.Store).CreateLifeEvent,
+	update: (*store.Store).UpdateLifeEvent,
+	remove: (*store.Store).DeleteLifeEvent,
 }
 
-func (s *Server) handleLifeEventCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := lifeEventInput(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	ev, err := s.store.CreateLifeEvent(ctx, acct, personID, in)
-	if err != nil {
-		return err
-	}
-	return lifeEventResponse(c, http.StatusCreated, ev)
-}
-
-func (s *Server) handleLifeEventUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, eventID, err := childIDs(c, "event", store.ErrLifeEventNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := lifeEventInput(p)
-	if err := validated(p, func() error { _, err := s.store.LifeEvent(ctx, acct, personID, eventID); return err }); err != nil {
-		return err
-	}
-	ev, err := s.store.UpdateLifeEvent(ctx, acct, personID, eventID, in)
-	if err != nil {
-		return err
-	}
-	return lifeEventResponse(c, http.StatusOK, ev)
-}
-
-func (s *Server) handleLifeEventDelete(c echo.Context) error {
-	personID, eventID, err := childIDs(c, "event", store.ErrLifeEventNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteLifeEvent(c.Request().Context(), account(c), personID, eventID); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleLifeEventShow(c echo.Context) error   { return lifeEvents.show(s, c) }
+func (s *Server) handleLifeEventCreate(c echo.Context) error { return lifeEvents.doCreate(s, c) }
+func (s *Server) handleLifeEventUpdate(c echo.Context) error { return lifeEvents.replace(s, c) }
+func (s *Server) handleLifeEventDelete(c echo.Context) error { return lifeEvents.delete(s, c) }

@@ -56,67 +56,18 @@ func (s *Server) handleNoteList(c echo.Context) error {
 	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.sent("per_page")))
 }
 
-func (s *Server) handleNoteShow(c echo.Context) error {
-	personID, noteID, err := childIDs(c, "note", store.ErrNoteNotFound)
-	if err != nil {
-		return err
-	}
-	n, err := s.store.Note(c.Request().Context(), account(c), personID, noteID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, dataBody[noteJSON]{noteOut(n)})
+// notes serves the notes of a person (see child).
+var notes = child[store.Note, string]{
+	param: "note", notFound: store.ErrNoteNotFound,
+	input:  func(s *Server, c echo.Context, p *params) string { return noteContent(p) },
+	out:    func(v *store.Note) any { return noteOut(*v) },
+	get:    (*store.Store).Note,
+	create: (*store.Store).CreateNote,
+	update: (*store.Store).UpdateNote,
+	remove: (*store.Store).DeleteNote,
 }
 
-func (s *Server) handleNoteCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	content := noteContent(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	n, err := s.store.CreateNote(ctx, acct, personID, content)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusCreated, dataBody[noteJSON]{noteOut(n)})
-}
-
-func (s *Server) handleNoteUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, noteID, err := childIDs(c, "note", store.ErrNoteNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	content := noteContent(p)
-	if err := validated(p, func() error { _, err := s.store.Note(ctx, acct, personID, noteID); return err }); err != nil {
-		return err
-	}
-	n, err := s.store.UpdateNote(ctx, acct, personID, noteID, content)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, dataBody[noteJSON]{noteOut(n)})
-}
-
-func (s *Server) handleNoteDelete(c echo.Context) error {
-	personID, noteID, err := childIDs(c, "note", store.ErrNoteNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteNote(c.Request().Context(), account(c), personID, noteID); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleNoteShow(c echo.Context) error   { return notes.show(s, c) }
+func (s *Server) handleNoteCreate(c echo.Context) error { return notes.doCreate(s, c) }
+func (s *Server) handleNoteUpdate(c echo.Context) error { return notes.replace(s, c) }
+func (s *Server) handleNoteDelete(c echo.Context) error { return notes.delete(s, c) }

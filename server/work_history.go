@@ -29,10 +29,6 @@ func workEntryOut(w *store.WorkEntry) workEntryJSON {
 	}
 }
 
-func workEntryResponse(c echo.Context, status int, w store.WorkEntry) error {
-	return c.JSON(status, dataBody[workEntryJSON]{workEntryOut(&w)})
-}
-
 // workEntryInput reads the fields of an entry, the same on create and on
 // update, which replaces: what is not sent is cleared.
 func workEntryInput(p *params) store.WorkEntryInput {
@@ -76,67 +72,18 @@ func (s *Server) handleWorkHistoryList(c echo.Context) error {
 	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.sent("per_page")))
 }
 
-func (s *Server) handleWorkEntryShow(c echo.Context) error {
-	personID, entryID, err := childIDs(c, "entry", store.ErrWorkEntryNotFound)
-	if err != nil {
-		return err
-	}
-	w, err := s.store.WorkEntry(c.Request().Context(), account(c), personID, entryID)
-	if err != nil {
-		return err
-	}
-	return workEntryResponse(c, http.StatusOK, w)
+// workEntries serves the work history of a person (see child).
+var workEntries = child[store.WorkEntry, store.WorkEntryInput]{
+	param: "entry", notFound: store.ErrWorkEntryNotFound,
+	input:  func(s *Server, c echo.Context, p *params) store.WorkEntryInput { return workEntryInput(p) },
+	out:    func(v *store.WorkEntry) any { return workEntryOut(v) },
+	get:    (*store.Store).WorkEntry,
+	create: (*store.Store).CreateWorkEntry,
+	update: (*store.Store).UpdateWorkEntry,
+	remove: (*store.Store).DeleteWorkEntry,
 }
 
-func (s *Server) handleWorkEntryCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := workEntryInput(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	w, err := s.store.CreateWorkEntry(ctx, acct, personID, in)
-	if err != nil {
-		return err
-	}
-	return workEntryResponse(c, http.StatusCreated, w)
-}
-
-func (s *Server) handleWorkEntryUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, entryID, err := childIDs(c, "entry", store.ErrWorkEntryNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := readParams(c)
-	if err != nil {
-		return err
-	}
-	in := workEntryInput(p)
-	if err := validated(p, func() error { _, err := s.store.WorkEntry(ctx, acct, personID, entryID); return err }); err != nil {
-		return err
-	}
-	w, err := s.store.UpdateWorkEntry(ctx, acct, personID, entryID, in)
-	if err != nil {
-		return err
-	}
-	return workEntryResponse(c, http.StatusOK, w)
-}
-
-func (s *Server) handleWorkEntryDelete(c echo.Context) error {
-	personID, entryID, err := childIDs(c, "entry", store.ErrWorkEntryNotFound)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteWorkEntry(c.Request().Context(), account(c), personID, entryID); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
-}
+func (s *Server) handleWorkEntryShow(c echo.Context) error   { return workEntries.show(s, c) }
+func (s *Server) handleWorkEntryCreate(c echo.Context) error { return workEntries.doCreate(s, c) }
+func (s *Server) handleWorkEntryUpdate(c echo.Context) error { return workEntries.replace(s, c) }
+func (s *Server) handleWorkEntryDelete(c echo.Context) error { return workEntries.delete(s, c) }
