@@ -18,7 +18,7 @@ var copyTables = []string{
 	"accounts", "users", "api_keys", "calendar_feeds", "task_categories", "genders", "persons", "tasks",
 	"email_verifications", "notes", "gifts", "life_events", "work_history", "contact_details",
 	"journals", "journal_entries", "logs", "invitations",
-	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels",
+	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels", "deleted_cards",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

@@ -127,6 +127,9 @@ func (s *Store) UpdateGender(ctx context.Context, accountID, id int64, name stri
 // without a gender (ON DELETE SET NULL).
 func (s *Store) DeleteGender(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		if err := lockCards(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var name string
 		err := tx.QueryRowContext(ctx, `DELETE FROM genders WHERE id = ? AND account_id = ? RETURNING name`, id, accountID).Scan(&name)
 		if errors.Is(err, sql.ErrNoRows) {
