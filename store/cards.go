@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -16,4 +17,163 @@ func lockCards(ctx context.Context, tx *txn, accountID int64) error {
 		return fmt.Errorf("store: lock cards: %w", err)
 	}
 	return nil
+}
+
+// Card is a person with all that their vCard shows.
+type Card struct {
+	Person
+	UID string
+	// Extra holds the card's properties that Kith has no field for, as a
+	// vCard fragment, so that an export gives them back; "" for none.
+	Extra string
+	// Seq is the account's card_seq when the card last changed.
+	Seq     int64
+	Details []ContactDetail // by kind, position and id
+	Dates   []ImportantDate // by month, day and id
+	Notes   []Note          // oldest first
+	Work    *WorkEntry      // the active entry, nil for none
+}
+
+// ErrCardNotFound is a UID that names no person of the account.
+var ErrCardNotFound = &NotFoundError{What: "card"}
+
+var cardColumns = `uid, coalesce(vcard_extra, ''), card_seq, ` + personColumns
+
+// Card returns the card of one of the account's persons.
+func (s *Store) Card(ctx context.Context, accountID, personID int64) (Card, error) {
+	return s.oneCard(ctx, accountID, ErrPersonNotFound, `id = ?`, personID)
+}
+
+// CardByUID returns the card of the account's person with that UID.
+func (s *Store) CardByUID(ctx context.Context, accountID int64, uid string) (Card, error) {
+	return s.oneCard(ctx, accountID, ErrCardNotFound, `uid = ?`, uid)
+}
+
+func (s *Store) oneCard(ctx context.Context, accountID int64, notFound error, where string, arg any) (Card, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // the person and their details in one snapshot
+	if err != nil {
+		return Card{}, fmt.Errorf("store: get card: %w", err)
+	}
+	defer tx.end(ctx, false)
+	cards, err := loadCards(ctx, tx, accountID, where, 1, arg)
+	if err != nil {
+		return Card{}, err
+	}
+	if len(cards) == 0 {
+		return Card{}, notFound
+	}
+	return cards[0], nil
+}
+
+// Cards returns up to limit cards of the account by id, after the id
+// afterID: an export reads them page by page, so that a large account is
+// never in memory at once.
+func (s *Store) Cards(ctx context.Context, accountID, afterID int64, limit int) ([]Card, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("store: list cards: %w", err)
+	}
+	defer tx.end(ctx, false)
+	return loadCards(ctx, tx, accountID, `id > ?`, limit, afterID)
+}
+
+// prefixScanner scans the columns before personColumns into pre, so that
+// scanPerson reads the rest.
+type prefixScanner struct {
+	sc  scanner
+	pre []any
+}
+
+func (p prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append(p.pre, dest...)...) }
+
+// loadCards reads the account's persons that match where, by id, with
+// their details: one query a table, whatever the number of persons.
+func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limit int, args ...any) ([]Card, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+cardColumns+` FROM persons
+		WHERE account_id = ? AND `+where+` ORDER BY id LIMIT ?`, append(append([]any{accountID}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list cards: %w", err)
+	}
+	defer rows.Close()
+	cards := []Card{}
+	byID := map[int64]*Card{}
+	for rows.Next() {
+		var c Card
+		if err := scanPerson(prefixScanner{rows, []any{&c.UID, &c.Extra, &c.Seq}}, &c.Person); err != nil {
+			return nil, fmt.Errorf("store: scan card: %w", err)
+		}
+		cards = append(cards, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list cards: %w", err)
+	}
+	if len(cards) == 0 {
+		return cards, nil
+	}
+	for i := range cards {
+		byID[cards[i].ID] = &cards[i]
+	}
+	// The same persons again, by a query of fixed text: a list of ids
+	// would make a statement per length, which the statement cache keeps.
+	ids := append(append([]any{accountID}, args...), limit)
+	in := `person_id IN (SELECT id FROM persons WHERE account_id = ? AND ` + where + ` ORDER BY id LIMIT ?)`
+	err = eachRow(ctx, tx, `SELECT `+contactDetailColumns+` FROM contact_details WHERE `+in+`
+		ORDER BY person_id, kind, position, id`, ids, func(sc scanner) error {
+		var d ContactDetail
+		if err := scanContactDetail(sc, &d); err != nil {
+			return err
+		}
+		byID[d.PersonID].Details = append(byID[d.PersonID].Details, d)
+		return nil
+	})
+	if err == nil {
+		err = eachRow(ctx, tx, `SELECT `+importantDateColumns+` FROM important_dates WHERE `+in+`
+			ORDER BY person_id, month, day, id`, ids, func(sc scanner) error {
+			var d ImportantDate
+			if err := scanImportantDate(sc, &d); err != nil {
+				return err
+			}
+			byID[d.PersonID].Dates = append(byID[d.PersonID].Dates, d)
+			return nil
+		})
+	}
+	if err == nil {
+		err = eachRow(ctx, tx, `SELECT `+noteColumns+` FROM notes WHERE `+in+` ORDER BY person_id, id`, ids, func(sc scanner) error {
+			var n Note
+			if err := scanNote(sc, &n); err != nil {
+				return err
+			}
+			byID[n.PersonID].Notes = append(byID[n.PersonID].Notes, n)
+			return nil
+		})
+	}
+	if err == nil {
+		err = eachRow(ctx, tx, `SELECT `+workEntryColumns+` FROM work_history WHERE `+in+` AND active`, ids, func(sc scanner) error {
+			var w WorkEntry
+			if err := scanWorkEntry(sc, &w); err != nil {
+				return err
+			}
+			byID[w.PersonID].Work = &w
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: list cards: %w", err)
+	}
+	return cards, nil
+}
+
+// eachRow runs query and calls fn on each row.
+func eachRow(ctx context.Context, tx *txn, query string, args []any, fn func(scanner) error) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

@@ -204,18 +204,39 @@ func (s *Store) DeleteContactDetail(ctx context.Context, accountID, personID, id
 //go:embed countries.txt
 var countriesTxt string
 
-// countries holds every ISO 3166-1 alpha-2 code.
-var countries = func() map[string]bool {
-	m := map[string]bool{}
+// countries holds every ISO 3166-1 alpha-2 code, and countryNames the
+// code of each English short name, in lower case, with the names that
+// address books write for the few whose ISO name is seldom used.
+var countries, countryNames = func() (map[string]bool, map[string]string) {
+	m, names := map[string]bool{}, map[string]string{
+		"usa": "US", "united states of america": "US", "u.s.a.": "US", "uk": "GB", "great britain": "GB",
+		"england": "GB", "scotland": "GB", "wales": "GB", "russia": "RU", "south korea": "KR", "north korea": "KP",
+		"iran": "IR", "syria": "SY", "vietnam": "VN", "bolivia": "BO", "venezuela": "VE", "tanzania": "TZ",
+		"taiwan": "TW", "czech republic": "CZ", "the netherlands": "NL", "holland": "NL", "deutschland": "DE",
+		"españa": "ES", "italia": "IT", "schweiz": "CH", "suisse": "CH", "österreich": "AT", "moldova": "MD",
+		"laos": "LA", "brasil": "BR", "méxico": "MX", "türkiye": "TR", "turkey": "TR",
+	}
 	sc := bufio.NewScanner(strings.NewReader(countriesTxt))
 	for sc.Scan() {
 		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
-			code, _, _ := strings.Cut(line, "\t")
+			code, name, _ := strings.Cut(line, "\t")
 			m[code] = true
+			names[strings.ToLower(name)] = code
 		}
 	}
-	return m
+	return m, names
 }()
+
+// CountryByName returns the ISO 3166-1 alpha-2 code of a country written
+// out ("Germany", "United States", "USA") or as a code, in any case, and
+// false when it knows no such country.
+func CountryByName(s string) (string, bool) {
+	if code, ok := CountryCode(s); ok {
+		return code, true
+	}
+	code, ok := countryNames[strings.ToLower(strings.TrimSpace(s))]
+	return code, ok
+}
 
 // CountryCode returns s in upper case if it is an ISO 3166-1 alpha-2 code
 // in either case ("fr", "FR"), and false otherwise ("XX", "usa"). Only

@@ -1,0 +1,441 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// CardInput is what a vCard gives a person. A card is the truth about what
+// it holds: names, birthday, contact details, dates and the properties
+// Kith keeps as Extra replace the person's. What some clients drop (a
+// gender, a job, notes) is left alone when the card does not carry it.
+type CardInput struct {
+	UID                                            string
+	FirstName                                      string
+	LastName, MiddleName, Nickname, Prefix, Suffix *string
+	// Gender names one of the account's genders (any case); nil, or a
+	// name the account lacks, leaves the person's gender as it is.
+	Gender *string
+	// Birthday with a year is the person's exact age; nil clears an exact
+	// age (and leaves an estimated one or a bracket). A birthday without a
+	// year is a date labelled "birthday" among Dates.
+	Birthday *CardBirthday
+	Details  []ContactDetailInput
+	// Dates replace the person's; one already there (same label and day)
+	// keeps its remind_yearly, and a new one is reminded yearly when it
+	// is a birthday or an anniversary.
+	Dates []ImportantDateInput
+	// Note, when it differs from the person's notes joined as an export
+	// writes them, replaces them with one note; nil leaves them.
+	Note *string
+	// Work, when no active entry has its title and company, becomes the
+	// active entry; nil leaves the work history.
+	Work  *WorkEntryInput
+	Extra string
+}
+
+// CardBirthday is a birthday with a year; Month and Day may be unknown.
+type CardBirthday struct {
+	Year       int64
+	Month, Day *int64
+}
+
+// NoteSeparator joins a person's notes into a card's one NOTE.
+const NoteSeparator = "\n\n"
+
+// PutCard creates the account's person of in.UID, or makes the one there
+// match the card, in one transaction. check, when not nil, sees the card
+// as it is (nil for none) before anything is written, and its error stops
+// the write: a CardDAV If-Match compares ETags there, with no other write
+// in between. created tells which it was.
+func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		c, created, err = s.putCardTx(ctx, tx, accountID, in, check)
+		if err != nil {
+			return err
+		}
+		action, verb := "person_update", "Updated the person called "
+		if created {
+			action, verb = "person_creation", "Created the person called "
+		}
+		return s.logAction(ctx, tx, action, verb+FullName(c.FirstName, c.LastName)+" from a card")
+	})
+	return c, created, err
+}
+
+// PutCards puts each card as PutCard does, in one transaction, and tells
+// how many persons it created; the others it updated.
+func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) (created int, err error) {
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		created = 0
+		for _, in := range ins {
+			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil)
+			if err != nil {
+				return err
+			}
+			if isNew {
+				created++
+			}
+		}
+		return s.logAction(ctx, tx, "persons_import", fmt.Sprintf("Imported %d cards (%d new persons)", len(ins), created))
+	})
+	return created, err
+}
+
+func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
+	old, err := loadCards(ctx, tx, accountID, `uid = ?`, 1, in.UID)
+	if err != nil {
+		return Card{}, false, err
+	}
+	var oldCard *Card
+	if len(old) == 1 {
+		oldCard = &old[0]
+	}
+	if check != nil {
+		if err := check(oldCard); err != nil {
+			return Card{}, false, err
+		}
+	}
+	var personID int64
+	if oldCard == nil {
+		created = true
+		personID, err = s.insertCardPerson(ctx, tx, accountID, in)
+	} else {
+		personID = oldCard.ID
+		err = s.updateCardPerson(ctx, tx, accountID, oldCard, in)
+	}
+	if err == nil {
+		err = s.putCardDetails(ctx, tx, accountID, personID, oldCard, in.Details)
+	}
+	if err == nil {
+		err = s.putCardDates(ctx, tx, accountID, personID, oldCard, in.Dates)
+	}
+	if err == nil {
+		err = s.putCardNote(ctx, tx, accountID, personID, oldCard, in.Note)
+	}
+	if err == nil {
+		err = s.putCardWork(ctx, tx, accountID, personID, oldCard, in.Work)
+	}
+	if err != nil {
+		return Card{}, false, err
+	}
+	cards, err := loadCards(ctx, tx, accountID, `id = ?`, 1, personID)
+	if err != nil {
+		return Card{}, false, err
+	}
+	return cards[0], created, nil
+}
+
+func (s *Store) insertCardPerson(ctx context.Context, tx *txn, accountID int64, in CardInput) (int64, error) {
+	now := s.now()
+	genderID, err := cardGender(ctx, tx, accountID, in.Gender)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO persons (account_id, uid, first_name, last_name, middle_name, nickname,
+			prefix, suffix, gender_id, vcard_extra, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		accountID, in.UID, in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.Prefix, in.Suffix,
+		genderID, nullIfEmpty(in.Extra), now, now).Scan(&id)
+	if isForeignKeyViolation(err) {
+		return 0, ErrAccountNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: create person from card: %w", err)
+	}
+	if in.Birthday != nil {
+		err = setCardBirthday(ctx, tx, id, in.Birthday, true)
+	}
+	return id, err
+}
+
+func (s *Store) updateCardPerson(ctx context.Context, tx *txn, accountID int64, old *Card, in CardInput) error {
+	genderID, err := cardGender(ctx, tx, accountID, in.Gender)
+	if err != nil {
+		return err
+	}
+	if genderID == nil && old.Gender != nil {
+		genderID = &old.Gender.ID
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE persons SET first_name = ?, last_name = ?, middle_name = ?, nickname = ?,
+			prefix = ?, suffix = ?, gender_id = ?, vcard_extra = ?, updated_at = ?
+		WHERE id = ?`,
+		in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.Prefix, in.Suffix, genderID,
+		nullIfEmpty(in.Extra), s.now(), old.ID)
+	if err != nil {
+		return fmt.Errorf("store: update person from card: %w", err)
+	}
+	exact := old.Age.Type != nil && *old.Age.Type == "exact"
+	switch {
+	case in.Birthday != nil:
+		return setCardBirthday(ctx, tx, old.ID, in.Birthday, !exact || old.Age.YearlyReminder == nil || *old.Age.YearlyReminder)
+	case exact:
+		_, err = tx.ExecContext(ctx, `UPDATE persons SET age_type = NULL, age_year = NULL, age_month = NULL, age_day = NULL,
+			yearly_reminder = NULL WHERE id = ?`, old.ID)
+		if err != nil {
+			return fmt.Errorf("store: clear birthday from card: %w", err)
+		}
+	}
+	return nil
+}
+
+// setCardBirthday makes the birthday the person's exact age.
+func setCardBirthday(ctx context.Context, tx *txn, personID int64, b *CardBirthday, remind bool) error {
+	_, err := tx.ExecContext(ctx, `UPDATE persons SET age_type = 'exact', age_year = ?, age_month = ?, age_day = ?,
+		estimated_age = NULL, estimated_at = NULL, age_bracket = NULL, yearly_reminder = ? WHERE id = ?`,
+		b.Year, b.Month, b.Day, remind, personID)
+	if err != nil {
+		return fmt.Errorf("store: set birthday from card: %w", err)
+	}
+	return nil
+}
+
+// cardGender is the id of the account's gender of that name, or nil.
+func cardGender(ctx context.Context, tx *txn, accountID int64, name *string) (*int64, error) {
+	if name == nil {
+		return nil, nil
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM genders WHERE account_id = ? AND lower(name) = lower(?)
+		ORDER BY id LIMIT 1`, accountID, *name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: find gender of card: %w", err)
+	}
+	return &id, nil
+}
+
+// putCardDetails replaces the person's contact details with the card's,
+// unless they are the same already: a card saved unchanged rewrites
+// nothing.
+func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID int64, old *Card, details []ContactDetailInput) error {
+	if old != nil && sameDetails(old.Details, details) {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM contact_details WHERE person_id = ?`, personID); err != nil {
+		return fmt.Errorf("store: replace contact details from card: %w", err)
+	}
+	now := s.now()
+	positions := map[string]int64{}
+	for _, d := range details {
+		positions[d.Kind]++
+		_, err := tx.ExecContext(ctx, `INSERT INTO contact_details (account_id, person_id, kind, label, position,
+				value, network, street, city, postal_code, region, country, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			accountID, personID, d.Kind, d.Label, positions[d.Kind], d.Value, d.Network,
+			d.Street, d.City, d.PostalCode, d.Region, d.Country, now, now)
+		if err != nil {
+			return fmt.Errorf("store: add contact detail from card: %w", err)
+		}
+	}
+	return nil
+}
+
+// sameDetails tells whether the details hold the same fields in the same
+// order, positions aside.
+func sameDetails(old []ContactDetail, in []ContactDetailInput) bool {
+	if len(old) != len(in) {
+		return false
+	}
+	// old is by kind then position; the card's order within a kind is
+	// what counts.
+	byKind := func(kind string) []ContactDetailInput {
+		var out []ContactDetailInput
+		for _, d := range in {
+			if d.Kind == kind {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	seen := map[string][]ContactDetailInput{}
+	counts := map[string]int{}
+	for _, o := range old {
+		if _, ok := seen[o.Kind]; !ok {
+			seen[o.Kind] = byKind(o.Kind)
+		}
+		list, i := seen[o.Kind], counts[o.Kind]
+		if i >= len(list) {
+			return false
+		}
+		d := list[i]
+		counts[o.Kind]++
+		if !eqStr(o.Label, d.Label) || !eqStr(o.Value, d.Value) || !eqStr(o.Network, d.Network) ||
+			!eqStr(o.Street, d.Street) || !eqStr(o.City, d.City) || !eqStr(o.PostalCode, d.PostalCode) ||
+			!eqStr(o.Region, d.Region) || !eqStr(o.Country, d.Country) {
+			return false
+		}
+	}
+	return true
+}
+
+func eqStr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// putCardDates makes the person's important dates the card's: a date
+// already there is kept as it is (with its remind_yearly).
+func (s *Store) putCardDates(ctx context.Context, tx *txn, accountID, personID int64, old *Card, dates []ImportantDateInput) error {
+	same := func(d ImportantDate, in ImportantDateInput) bool {
+		return d.Label == in.Label && d.Month == in.Month && d.Day == in.Day &&
+			(d.Year == nil) == (in.Year == nil) && (d.Year == nil || *d.Year == *in.Year)
+	}
+	var kept []ImportantDate
+	if old != nil {
+		for _, d := range old.Dates {
+			if slices.ContainsFunc(dates, func(in ImportantDateInput) bool { return same(d, in) }) {
+				kept = append(kept, d)
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM important_dates WHERE id = ?`, d.ID); err != nil {
+				return fmt.Errorf("store: remove important date from card: %w", err)
+			}
+		}
+	}
+	now := s.now()
+	for _, in := range dates {
+		if slices.ContainsFunc(kept, func(d ImportantDate) bool { return same(d, in) }) {
+			continue
+		}
+		remind := in.RemindYearly || in.Label == "birthday" || in.Label == "anniversary"
+		_, err := tx.ExecContext(ctx, `INSERT INTO important_dates (account_id, person_id, label, year, month, day,
+				remind_yearly, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, accountID, personID, in.Label, in.Year, in.Month, in.Day, remind, now, now)
+		if err != nil {
+			return fmt.Errorf("store: add important date from card: %w", err)
+		}
+		kept = append(kept, ImportantDate{Label: in.Label, Year: in.Year, Month: in.Month, Day: in.Day})
+	}
+	return nil
+}
+
+// putCardNote replaces the person's notes with the card's NOTE when it
+// says something else than they do, joined.
+func (s *Store) putCardNote(ctx context.Context, tx *txn, accountID, personID int64, old *Card, note *string) error {
+	if note == nil || *note == "" {
+		return nil
+	}
+	if old != nil && JoinNotes(old.Notes) == *note {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE person_id = ?`, personID); err != nil {
+		return fmt.Errorf("store: replace notes from card: %w", err)
+	}
+	now := s.now()
+	_, err := tx.ExecContext(ctx, `INSERT INTO notes (account_id, person_id, content, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?)`, accountID, personID, *note, now, now)
+	if err != nil {
+		return fmt.Errorf("store: add note from card: %w", err)
+	}
+	return nil
+}
+
+// JoinNotes is the notes as a card's one NOTE.
+func JoinNotes(notes []Note) string {
+	var out string
+	for i, n := range notes {
+		if i > 0 {
+			out += NoteSeparator
+		}
+		out += n.Content
+	}
+	return out
+}
+
+// putCardWork makes the card's job the person's active entry, unless it is.
+func (s *Store) putCardWork(ctx context.Context, tx *txn, accountID, personID int64, old *Card, w *WorkEntryInput) error {
+	if w == nil {
+		return nil
+	}
+	if old != nil && old.Work != nil && old.Work.JobTitle == w.JobTitle && eqStr(old.Work.CompanyName, w.CompanyName) {
+		return nil
+	}
+	now := s.now()
+	if err := deactivateOthers(ctx, tx, accountID, personID, 0, now); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO work_history (account_id, person_id, job_title, company_name, active,
+			created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, accountID, personID, w.JobTitle, w.CompanyName, true, now, now)
+	if err != nil {
+		return fmt.Errorf("store: add work from card: %w", err)
+	}
+	return nil
+}
+
+// DeleteCard deletes the account's person of that UID, unless its
+// can_be_deleted is false (ErrPersonProtected). check, when not nil, sees
+// the card first, as for PutCard.
+func (s *Store) DeleteCard(ctx context.Context, accountID int64, uid string, check func(*Card) error) error {
+	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		cards, err := loadCards(ctx, tx, accountID, `uid = ?`, 1, uid)
+		if err != nil {
+			return err
+		}
+		if len(cards) == 0 {
+			return ErrCardNotFound
+		}
+		c := &cards[0]
+		if check != nil {
+			if err := check(c); err != nil {
+				return err
+			}
+		}
+		if !c.CanBeDeleted {
+			return ErrPersonProtected
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM persons WHERE id = ?`, c.ID); err != nil {
+			return fmt.Errorf("store: delete card: %w", err)
+		}
+		return s.logAction(ctx, tx, "person_deletion", "Deleted the person called "+FullName(c.FirstName, c.LastName))
+	})
+}
+
+// CardChanges returns the account's address-book counter, and, when it is
+// past since, the UIDs of the cards changed and deleted after since, in
+// one snapshot. When nothing changed it costs one query.
+func (s *Store) CardChanges(ctx context.Context, accountID, since int64) (seq int64, changed, deleted []string, err error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("store: card changes: %w", err)
+	}
+	defer tx.end(ctx, false)
+	err = tx.QueryRowContext(ctx, `SELECT card_seq FROM accounts WHERE id = ?`, accountID).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, nil, ErrAccountNotFound
+	}
+	if err != nil || seq <= since {
+		return seq, nil, nil, err
+	}
+	collect := func(list *[]string) func(scanner) error {
+		return func(sc scanner) error {
+			var uid string
+			if err := sc.Scan(&uid); err != nil {
+				return err
+			}
+			*list = append(*list, uid)
+			return nil
+		}
+	}
+	err = eachRow(ctx, tx, `SELECT uid FROM persons WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`,
+		[]any{accountID, since}, collect(&changed))
+	if err == nil {
+		err = eachRow(ctx, tx, `SELECT uid FROM deleted_cards WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`,
+			[]any{accountID, since}, collect(&deleted))
+	}
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("store: card changes: %w", err)
+	}
+	return seq, changed, deleted, nil
+}
+
+func nullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
