@@ -150,7 +150,8 @@ func (e *env) do(r req) resp {
 	if out.code >= 500 && !allow5xx[e.t.Name()] {
 		e.t.Errorf("%s %s: unexpected %d: %s", r.method, r.path, out.code, out.body)
 	}
-	calendar := strings.HasPrefix(out.header.Get("Content-Type"), "text/calendar") // the feed, checked by its tests
+	ct := out.header.Get("Content-Type")
+	calendar := strings.HasPrefix(ct, "text/calendar") || strings.HasPrefix(ct, "text/vcard") // checked by their tests
 	if out.code != http.StatusNoContent && out.code != http.StatusNotModified && r.method != http.MethodHead && !calendar &&
 		!json.Valid([]byte(out.body)) {
 		e.t.Errorf("%s %s: %d body is not JSON: %q", r.method, r.path, out.code, out.body)

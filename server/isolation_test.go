@@ -23,6 +23,8 @@ var isolationMatrix = map[string][]string{
 	"DELETE /api/persons/:person":                    {"account"},
 	"PATCH /api/persons/:person/physical-appearance": {"account"},
 	"PATCH /api/persons/:person/age":                 {"account"},
+	"GET /api/persons/:person/vcard":                 {"account"},
+	"HEAD /api/persons/:person/vcard":                {"account"},
 	"GET /api/persons/:person/tasks":                 {"account"},
 	"HEAD /api/persons/:person/tasks":                {"account"},
 	"POST /api/persons/:person/tasks":                {"account"},

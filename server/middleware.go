@@ -181,15 +181,23 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// limitBody refuses bodies over maxBodyBytes: at once when the declared
-// length is over, else when reading passes the limit.
+// bodyLimits are the routes that take files, larger than maxBodyBytes.
+var bodyLimits = map[string]int64{"/api/import/vcard": maxImportBytes}
+
+// limitBody refuses bodies over maxBodyBytes (or the route's own limit):
+// at once when the declared length is over, else when reading passes the
+// limit.
 func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if r.ContentLength > maxBodyBytes {
+		limit := int64(maxBodyBytes)
+		if l, ok := bodyLimits[c.Path()]; ok {
+			limit = l
+		}
+		if r.ContentLength > limit {
 			return errBodyTooLarge
 		}
-		r.Body = http.MaxBytesReader(c.Response().Writer, r.Body, maxBodyBytes)
+		r.Body = http.MaxBytesReader(c.Response().Writer, r.Body, limit)
 		return next(c)
 	}
 }

@@ -33,6 +33,7 @@ var notFoundMessages = []struct {
 	{store.ErrImportantDateNotFound, "Important date not found."},
 	{store.ErrInteractionNotFound, "Interaction not found."},
 	{store.ErrCalendarFeedNotFound, "Calendar feed not found."},
+	{store.ErrCardNotFound, "Card not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -43,6 +43,7 @@ var storeNotFound = map[string]struct {
 	"ErrContactDetailNotFound": {store.ErrContactDetailNotFound, "Contact detail not found."},
 	"ErrImportantDateNotFound": {store.ErrImportantDateNotFound, "Important date not found."},
 	"ErrInteractionNotFound":   {store.ErrInteractionNotFound, "Interaction not found."},
+	"ErrCardNotFound":          {store.ErrCardNotFound, "Card not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

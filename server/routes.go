@@ -69,6 +69,9 @@ func (s *Server) routes(corsOrigins []string) {
 	e.DELETE("/api/persons/:person", s.handlePersonDelete, auth)
 	e.PATCH("/api/persons/:person/physical-appearance", s.handleAppearanceUpdate, auth)
 	e.PATCH("/api/persons/:person/age", s.handleAgeUpdate, auth)
+	get("/api/persons/:person/vcard", s.handlePersonVCard, auth)
+	get("/api/export/vcard", s.handleVCardExport, auth)
+	e.POST("/api/import/vcard", s.handleVCardImport, auth)
 
 	get("/api/persons/:person/tasks", s.handleTaskList, auth)
 	e.POST("/api/persons/:person/tasks", s.handleTaskCreate, auth)
