@@ -152,7 +152,8 @@ func (e *env) do(r req) resp {
 	}
 	ct := out.header.Get("Content-Type")
 	calendar := strings.HasPrefix(ct, "text/calendar") || strings.HasPrefix(ct, "text/vcard") // checked by their tests
-	if out.code != http.StatusNoContent && out.code != http.StatusNotModified && r.method != http.MethodHead && !calendar &&
+	redirect := out.code >= 300 && out.code < 400 && out.header.Get("Location") != ""
+	if out.code != http.StatusNoContent && out.code != http.StatusNotModified && r.method != http.MethodHead && !calendar && !redirect &&
 		!json.Valid([]byte(out.body)) {
 		e.t.Errorf("%s %s: %d body is not JSON: %q", r.method, r.path, out.code, out.body)
 	}

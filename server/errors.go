@@ -116,7 +116,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	body := s.errorBody(err, c)
-	if body.Status == http.StatusUnauthorized {
+	if body.Status == http.StatusUnauthorized && c.Response().Header().Get("WWW-Authenticate") == "" {
+		// CardDAV's Basic challenge (davChallenge) stays.
 		c.Response().Header().Set("WWW-Authenticate", "Bearer")
 	}
 	// HEAD too: bodiless drops the body and keeps its headers.

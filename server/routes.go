@@ -16,6 +16,8 @@ func (s *Server) routes(corsOrigins []string) {
 	// user.
 	e.Use(withRequestID, privateAnswer, bodiless, s.accessLog, recoverPanic,
 		middleware.CORSWithConfig(middleware.CORSConfig{
+			// CardDAV's OPTIONS are no preflights: go-webdav answers them.
+			Skipper:       isDAVPath,
 			AllowOrigins:  corsOrigins,
 			AllowMethods:  []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
 			AllowHeaders:  []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, echo.HeaderXRequestID},
@@ -72,6 +74,7 @@ func (s *Server) routes(corsOrigins []string) {
 	get("/api/persons/:person/vcard", s.handlePersonVCard, auth)
 	get("/api/export/vcard", s.handleVCardExport, auth)
 	e.POST("/api/import/vcard", s.handleVCardImport, auth)
+	s.davRoutes()
 
 	get("/api/persons/:person/tasks", s.handleTaskList, auth)
 	e.POST("/api/persons/:person/tasks", s.handleTaskCreate, auth)

@@ -163,6 +163,16 @@ func TestVCardImportGoogle(t *testing.T) {
 	if got := card.Value(vcard.FieldCategories); got != "myContacts,Office" {
 		t.Errorf("CATEGORIES = %q, kept from the import", got)
 	}
+	// The department, which Kith has no field for, stays with the company.
+	if got := card.Value(vcard.FieldOrganization); got != "Dunder Mifflin;Sales" {
+		t.Errorf("ORG = %q", got)
+	}
+	// Until the company changes in Kith.
+	work = e.list(key, fmt.Sprintf("/api/persons/%v/work-history", pam["id"]))
+	e.do(req{method: "PUT", path: fmt.Sprintf("/api/persons/%v/work-history/%v?job_title=Artist&company_name=Pratt&active=1", pam["id"], work[0]["id"]), key: key})
+	if got := e.vcardOf(key, pam["id"], "").Value(vcard.FieldOrganization); got != "Pratt" {
+		t.Errorf("ORG after a new company = %q", got)
+	}
 }
 
 // anyMap turns a map of persons into one mapKeys takes.
@@ -301,8 +311,13 @@ func TestVCardImportMonica(t *testing.T) {
 	}
 	wantField(t, holly["gender"].(map[string]any), "name", "Woman")
 	equalLists(t, "Holly's dates", e.datesOf(key, holly["id"]), []string{"birthday|--02-29|true"})
-	if uid := e.vcardOf(key, holly["id"], "").Value(vcard.FieldUID); uid != "urn:uuid:0b0a0c0d-1111-4222-8333-944455556666" {
+	hollyCard := e.vcardOf(key, holly["id"], "")
+	if uid := hollyCard.Value(vcard.FieldUID); uid != "urn:uuid:0b0a0c0d-1111-4222-8333-944455556666" {
 		t.Errorf("UID %q", uid)
+	}
+	// An FN that says more than the names is given back as it was.
+	if fn := hollyCard.Value(vcard.FieldFormattedName); fn != "Holly Flax 🌸" {
+		t.Errorf("FN %q", fn)
 	}
 }
 

@@ -115,8 +115,8 @@ func TestUnverifiedUserIsLockedOut(t *testing.T) {
 	}
 	tried := 0
 	for _, rt := range e.srv.Routes() {
-		if exempt[rt.Method+" "+rt.Path] {
-			continue
+		if exempt[rt.Method+" "+rt.Path] || davRoute(rt.Method, rt.Path) || rt.Path == "/" {
+			continue // CardDAV takes Basic auth: TestCardDAVAuth locks the unverified out there
 		}
 		path := strings.NewReplacer(":person", person, ":task", "1", ":id", "1").Replace(rt.Path)
 		r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})

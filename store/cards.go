@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -23,6 +24,9 @@ func lockCards(ctx context.Context, tx *txn, accountID int64) error {
 type Card struct {
 	Person
 	UID string
+	// Name is the name a CardDAV client gave the card's resource, nil
+	// when it is none but the UID's own.
+	Name *string
 	// Extra holds the card's properties that Kith has no field for, as a
 	// vCard fragment, so that an export gives them back; "" for none.
 	Extra string
@@ -37,7 +41,7 @@ type Card struct {
 // ErrCardNotFound is a UID that names no person of the account.
 var ErrCardNotFound = &NotFoundError{What: "card"}
 
-var cardColumns = `uid, coalesce(vcard_extra, ''), card_seq, ` + personColumns
+var cardColumns = `uid, card_name, coalesce(vcard_extra, ''), card_seq, ` + personColumns
 
 // Card returns the card of one of the account's persons.
 func (s *Store) Card(ctx context.Context, accountID, personID int64) (Card, error) {
@@ -63,6 +67,59 @@ func (s *Store) oneCard(ctx context.Context, accountID int64, notFound error, wh
 		return Card{}, notFound
 	}
 	return cards[0], nil
+}
+
+// CardByName returns the card of the account whose resource a CardDAV
+// client named name; with none so named, the card of UID uid (the name a
+// UID's card has by default), when uid is not "".
+func (s *Store) CardByName(ctx context.Context, accountID int64, name, uid string) (Card, error) {
+	c, err := s.oneCard(ctx, accountID, ErrCardNotFound, `card_name = ?`, name)
+	if errors.Is(err, ErrCardNotFound) && uid != "" {
+		c, err = s.oneCard(ctx, accountID, ErrCardNotFound, `uid = ? AND card_name IS NULL`, uid)
+	}
+	return c, err
+}
+
+// CardSeq returns the account's address-book counter, which moves on
+// with every change to one of its cards.
+func (s *Store) CardSeq(ctx context.Context, accountID int64) (int64, error) {
+	var seq int64
+	err := s.r.QueryRowContext(ctx, `SELECT card_seq FROM accounts WHERE id = ?`, accountID).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrAccountNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: card seq: %w", err)
+	}
+	return seq, nil
+}
+
+// CardRef is what a listing of cards shows of one: enough for its URL and
+// its ETag.
+type CardRef struct {
+	UID       string
+	Name      *string
+	Seq       int64
+	UpdatedAt int64
+}
+
+// CardRefs lists every card of the account, by id, without their
+// content.
+func (s *Store) CardRefs(ctx context.Context, accountID int64) ([]CardRef, error) {
+	refs := []CardRef{}
+	err := eachRow(ctx, nil, s.r, `SELECT uid, card_name, card_seq, updated_at FROM persons WHERE account_id = ? ORDER BY id`,
+		[]any{accountID}, func(sc scanner) error {
+			var r CardRef
+			if err := sc.Scan(&r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
+				return err
+			}
+			refs = append(refs, r)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("store: list cards: %w", err)
+	}
+	return refs, nil
 }
 
 // Cards returns up to limit cards of the account by id, after the id
@@ -99,7 +156,7 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 	byID := map[int64]*Card{}
 	for rows.Next() {
 		var c Card
-		if err := scanPerson(prefixScanner{rows, []any{&c.UID, &c.Extra, &c.Seq}}, &c.Person); err != nil {
+		if err := scanPerson(prefixScanner{rows, []any{&c.UID, &c.Name, &c.Extra, &c.Seq}}, &c.Person); err != nil {
 			return nil, fmt.Errorf("store: scan card: %w", err)
 		}
 		cards = append(cards, c)
@@ -117,7 +174,7 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 	// would make a statement per length, which the statement cache keeps.
 	ids := append(append([]any{accountID}, args...), limit)
 	in := `person_id IN (SELECT id FROM persons WHERE account_id = ? AND ` + where + ` ORDER BY id LIMIT ?)`
-	err = eachRow(ctx, tx, `SELECT `+contactDetailColumns+` FROM contact_details WHERE `+in+`
+	err = eachRow(ctx, tx, nil, `SELECT `+contactDetailColumns+` FROM contact_details WHERE `+in+`
 		ORDER BY person_id, kind, position, id`, ids, func(sc scanner) error {
 		var d ContactDetail
 		if err := scanContactDetail(sc, &d); err != nil {
@@ -127,7 +184,7 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		return nil
 	})
 	if err == nil {
-		err = eachRow(ctx, tx, `SELECT `+importantDateColumns+` FROM important_dates WHERE `+in+`
+		err = eachRow(ctx, tx, nil, `SELECT `+importantDateColumns+` FROM important_dates WHERE `+in+`
 			ORDER BY person_id, month, day, id`, ids, func(sc scanner) error {
 			var d ImportantDate
 			if err := scanImportantDate(sc, &d); err != nil {
@@ -138,7 +195,7 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		})
 	}
 	if err == nil {
-		err = eachRow(ctx, tx, `SELECT `+noteColumns+` FROM notes WHERE `+in+` ORDER BY person_id, id`, ids, func(sc scanner) error {
+		err = eachRow(ctx, tx, nil, `SELECT `+noteColumns+` FROM notes WHERE `+in+` ORDER BY person_id, id`, ids, func(sc scanner) error {
 			var n Note
 			if err := scanNote(sc, &n); err != nil {
 				return err
@@ -148,7 +205,7 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		})
 	}
 	if err == nil {
-		err = eachRow(ctx, tx, `SELECT `+workEntryColumns+` FROM work_history WHERE `+in+` AND active`, ids, func(sc scanner) error {
+		err = eachRow(ctx, tx, nil, `SELECT `+workEntryColumns+` FROM work_history WHERE `+in+` AND active`, ids, func(sc scanner) error {
 			var w WorkEntry
 			if err := scanWorkEntry(sc, &w); err != nil {
 				return err
@@ -163,9 +220,18 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 	return cards, nil
 }
 
-// eachRow runs query and calls fn on each row.
-func eachRow(ctx context.Context, tx *txn, query string, args []any, fn func(scanner) error) error {
-	rows, err := tx.QueryContext(ctx, query, args...)
+// rowsQueryer is what a pool and a transaction have in common for rows.
+type rowsQueryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// eachRow runs query on tx, or on q when tx is nil, and calls fn on each
+// row.
+func eachRow(ctx context.Context, tx *txn, q rowsQueryer, query string, args []any, fn func(scanner) error) error {
+	if tx != nil {
+		q = tx
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,27 @@ import (
 	"kith/store"
 )
 
-// changes is CardChanges, failing the test on an error.
+// changes is CardChanges by UID, failing the test on an error.
 func changes(t *testing.T, s *store.Store, acct, since int64) (int64, []string, []string) {
 	t.Helper()
 	seq, changed, deleted, err := s.CardChanges(t.Context(), acct, since)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return seq, changed, deleted
+	uids := func(refs []store.CardRef) []string {
+		if refs == nil {
+			return nil
+		}
+		out := []string{}
+		for _, r := range refs {
+			if r.Seq <= since {
+				t.Errorf("card %s of seq %d listed as changed since %d", r.UID, r.Seq, since)
+			}
+			out = append(out, r.UID)
+		}
+		return out
+	}
+	return seq, uids(changed), uids(deleted)
 }
 
 // TestCardSeq shows that every write that changes a card, by any method,

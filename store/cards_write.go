@@ -35,6 +35,8 @@ type CardInput struct {
 	// active entry; nil leaves the work history.
 	Work  *WorkEntryInput
 	Extra string
+	// Name, when not "", names the card's resource (CardDAV) on creation.
+	Name string
 }
 
 // CardBirthday is a birthday with a year; Month and Day may be unknown.
@@ -136,10 +138,10 @@ func (s *Store) insertCardPerson(ctx context.Context, tx *txn, accountID int64, 
 		return 0, err
 	}
 	var id int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO persons (account_id, uid, first_name, last_name, middle_name, nickname,
-			prefix, suffix, gender_id, vcard_extra, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		accountID, in.UID, in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.Prefix, in.Suffix,
+	err = tx.QueryRowContext(ctx, `INSERT INTO persons (account_id, uid, card_name, first_name, last_name, middle_name,
+			nickname, prefix, suffix, gender_id, vcard_extra, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		accountID, in.UID, nullIfEmpty(in.Name), in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.Prefix, in.Suffix,
 		genderID, nullIfEmpty(in.Extra), now, now).Scan(&id)
 	if isForeignKeyViolation(err) {
 		return 0, ErrAccountNotFound
@@ -396,9 +398,10 @@ func (s *Store) DeleteCard(ctx context.Context, accountID int64, uid string, che
 }
 
 // CardChanges returns the account's address-book counter, and, when it is
-// past since, the UIDs of the cards changed and deleted after since, in
-// one snapshot. When nothing changed it costs one query.
-func (s *Store) CardChanges(ctx context.Context, accountID, since int64) (seq int64, changed, deleted []string, err error) {
+// past since, the cards changed and deleted after since (a deleted card's
+// Seq is that of its deletion), in one snapshot. When nothing changed it
+// costs one query.
+func (s *Store) CardChanges(ctx context.Context, accountID, since int64) (seq int64, changed, deleted []CardRef, err error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return 0, nil, nil, fmt.Errorf("store: card changes: %w", err)
@@ -411,21 +414,21 @@ func (s *Store) CardChanges(ctx context.Context, accountID, since int64) (seq in
 	if err != nil || seq <= since {
 		return seq, nil, nil, err
 	}
-	collect := func(list *[]string) func(scanner) error {
+	collect := func(list *[]CardRef) func(scanner) error {
 		return func(sc scanner) error {
-			var uid string
-			if err := sc.Scan(&uid); err != nil {
+			var r CardRef
+			if err := sc.Scan(&r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
 				return err
 			}
-			*list = append(*list, uid)
+			*list = append(*list, r)
 			return nil
 		}
 	}
-	err = eachRow(ctx, tx, `SELECT uid FROM persons WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`,
-		[]any{accountID, since}, collect(&changed))
+	err = eachRow(ctx, tx, nil, `SELECT uid, card_name, card_seq, updated_at FROM persons
+		WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`, []any{accountID, since}, collect(&changed))
 	if err == nil {
-		err = eachRow(ctx, tx, `SELECT uid FROM deleted_cards WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`,
-			[]any{accountID, since}, collect(&deleted))
+		err = eachRow(ctx, tx, nil, `SELECT uid, name, card_seq, 0 FROM deleted_cards
+			WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`, []any{accountID, since}, collect(&deleted))
 	}
 	if err != nil {
 		return 0, nil, nil, fmt.Errorf("store: card changes: %w", err)

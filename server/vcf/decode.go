@@ -124,7 +124,10 @@ func (d *decoder) names() error {
 			return fmt.Errorf("a name of the card is longer than %d characters", maxName)
 		}
 	}
-	if fn != nil {
+	// An FN that says more than the names (an emoji, a title) is kept
+	// too, and written back while it still names the person (keptFN).
+	if fn != nil && cleanText(fn.Value) == formattedName(&store.Card{Person: store.Person{FirstName: d.in.FirstName,
+		LastName: d.in.LastName, MiddleName: d.in.MiddleName, Prefix: d.in.Prefix, Suffix: d.in.Suffix}}) {
 		d.take(fn)
 	}
 	if n != nil && n.Field != nil {
@@ -490,7 +493,9 @@ func (d *decoder) work() {
 		company, _, _ := strings.Cut(org.Value, ";")
 		if w.CompanyName = optional(company); tooLong(w.CompanyName, maxName) {
 			w.CompanyName = nil
-		} else {
+		} else if !strings.Contains(org.Value, ";") {
+			// An ORG with a department is kept whole, and written back
+			// while the company is the same (see extra).
 			d.take(org)
 		}
 	}

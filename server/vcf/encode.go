@@ -66,7 +66,7 @@ func Encode(c *store.Card, version string) vcard.Card {
 		}
 	}
 	e.extra(c.Extra)
-	e.set(vcard.FieldRevision, e.timestamp(revision(c)))
+	e.set(vcard.FieldRevision, e.timestamp(Revision(c)))
 	return e.card
 }
 
@@ -273,12 +273,37 @@ func (e *encoder) extra(fragment string) {
 	}
 	for key, fields := range kept {
 		if _, ours := e.card[key]; ours && !multiple[key] {
+			if f := fields[0]; e.stillTrue(key, f) {
+				e.card[key] = []*vcard.Field{convertField(key, f, e.version)}
+			}
 			continue
 		}
 		for _, f := range fields {
 			e.add(key, convertField(key, f, e.version))
 		}
 	}
+}
+
+// stillTrue tells whether a kept FN or ORG, which says more than Kith's
+// fields, still agrees with them: an FN with each of the person's names
+// in it ("Holly Flax 🌸"), an ORG of the same company with its
+// department. One that no longer agrees (the person renamed in Kith)
+// gives way to Kith's.
+func (e *encoder) stillTrue(key string, f *vcard.Field) bool {
+	switch key {
+	case vcard.FieldFormattedName:
+		n := e.card.Name()
+		for _, part := range []string{n.GivenName, n.FamilyName} {
+			if !strings.Contains(f.Value, part) {
+				return false
+			}
+		}
+		return true
+	case vcard.FieldOrganization:
+		company, _, _ := strings.Cut(f.Value, ";")
+		return company == e.card.Value(vcard.FieldOrganization)
+	}
+	return false
 }
 
 // multiple are the properties a card may have many of, so that those kept
@@ -320,9 +345,9 @@ func firstOr(list []string, def string) string {
 	return list[0]
 }
 
-// revision is when the card last changed that its rows can tell: the
+// Revision is when the card last changed that its rows can tell: the
 // latest updated_at of the person and of what the card shows.
-func revision(c *store.Card) int64 {
+func Revision(c *store.Card) int64 {
 	rev := c.UpdatedAt
 	for _, d := range c.Details {
 		rev = max(rev, d.UpdatedAt)

@@ -12,12 +12,16 @@
 -- stale contact for ever.
 ALTER TABLE persons ADD COLUMN uid TEXT;
 ALTER TABLE persons ADD COLUMN vcard_extra TEXT;
+-- card_name is the name a CardDAV client gave the card's resource when it
+-- is not the UID's own (<uid>.vcf); null for most.
+ALTER TABLE persons ADD COLUMN card_name TEXT;
 ALTER TABLE persons ADD COLUMN card_seq INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE accounts ADD COLUMN card_seq INTEGER NOT NULL DEFAULT 0;
 
 UPDATE persons SET uid = lower(substr(hex(randomblob(16)), 1, 8) || '-' || substr(hex(randomblob(16)), 1, 4) || '-4' ||
   substr(hex(randomblob(16)), 1, 3) || '-a' || substr(hex(randomblob(16)), 1, 3) || '-' || substr(hex(randomblob(16)), 1, 12));
 CREATE UNIQUE INDEX persons_uid ON persons(account_id, uid);
+CREATE UNIQUE INDEX persons_card_name ON persons(account_id, card_name);
 -- sync-collection: the cards changed since a token, in one index range.
 CREATE INDEX persons_card_seq ON persons(account_id, card_seq);
 
@@ -25,6 +29,7 @@ CREATE TABLE deleted_cards (
   id         INTEGER PRIMARY KEY AUTOINCREMENT,
   account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   uid        TEXT    NOT NULL,
+  name       TEXT,
   card_seq   INTEGER NOT NULL
 );
 CREATE INDEX deleted_cards_seq ON deleted_cards(account_id, card_seq);
@@ -50,8 +55,8 @@ END;
 -- The account is gone when its persons go with it: then nothing is kept.
 CREATE TRIGGER persons_card_delete AFTER DELETE ON persons BEGIN
   UPDATE accounts SET card_seq = card_seq + 1 WHERE id = OLD.account_id;
-  INSERT INTO deleted_cards (account_id, uid, card_seq)
-    SELECT id, OLD.uid, card_seq FROM accounts WHERE id = OLD.account_id AND OLD.uid IS NOT NULL;
+  INSERT INTO deleted_cards (account_id, uid, name, card_seq)
+    SELECT id, OLD.uid, OLD.card_name, card_seq FROM accounts WHERE id = OLD.account_id AND OLD.uid IS NOT NULL;
 END;
 
 -- A person's card holds their contact details, important dates, notes and

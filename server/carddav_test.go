@@ -1,0 +1,353 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emersion/go-vcard"
+	"github.com/emersion/go-webdav"
+	"github.com/emersion/go-webdav/carddav"
+)
+
+// davEnv is a Kith server on a real port, and a go-webdav CardDAV client
+// of one user.
+type davEnv struct {
+	*env
+	url    string
+	client *carddav.Client
+	book   string // the address book's path, as discovered
+}
+
+func newDAVEnv(t *testing.T, email string) (*davEnv, string) {
+	e := newEnv(t)
+	ts := httptest.NewServer(e.srv)
+	t.Cleanup(ts.Close)
+	_, key := e.user(email)
+	d := &davEnv{env: e, url: ts.URL}
+	d.client = d.clientOf(email, key)
+	return d, key
+}
+
+func (d *davEnv) clientOf(email, key string) *carddav.Client {
+	c, err := carddav.NewClient(webdav.HTTPClientWithBasicAuth(http.DefaultClient, email, key), d.url)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return c
+}
+
+// raw sends one DAV request with Basic auth and answers status and body.
+func (d *davEnv) raw(method, path, email, key, body string, header map[string]string) (int, http.Header, string) {
+	d.t.Helper()
+	req, _ := http.NewRequest(method, d.url+path, strings.NewReader(body))
+	if email != "" {
+		req.SetBasicAuth(email, key)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+func TestCardDAVDiscovery(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	ctx := context.Background()
+	principal, err := d.client.FindCurrentUserPrincipal(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := d.client.FindAddressBookHomeSet(ctx, principal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	books, err := d.client.FindAddressBooks(ctx, home)
+	if err != nil || len(books) != 1 || !strings.HasPrefix(books[0].Path, home) {
+		t.Fatalf("books %+v, %v", books, err)
+	}
+	if books[0].Name != "Kith" || !books[0].SupportsAddressData("text/vcard", "3.0") {
+		t.Errorf("book %+v", books[0])
+	}
+
+	// Where iOS and others look first: answered in place, not redirected.
+	propfind := `<?xml version="1.0"?><propfind xmlns="DAV:"><prop><current-user-principal/></prop></propfind>`
+	for _, path := range []string{"/", "/.well-known/carddav", "/dav/", "/dav"} {
+		code, _, body := d.raw("PROPFIND", path, "ada@example.com", key, propfind, map[string]string{"Content-Type": "application/xml", "Depth": "0"})
+		if code != 207 || !strings.Contains(body, "<href xmlns=\"DAV:\">"+principal+"</href>") {
+			t.Errorf("PROPFIND %s: %d %s", path, code, body)
+		}
+	}
+	code, h, _ := d.raw("GET", "/.well-known/carddav", "", "", "", nil)
+	if code != 301 || h.Get("Location") != "/dav/" {
+		t.Errorf("GET /.well-known/carddav: %d %v", code, h)
+	}
+	code, h, _ = d.raw("OPTIONS", "/dav/", "", "", "", nil)
+	if code != 204 || !strings.Contains(h.Get("DAV"), "addressbook") {
+		t.Errorf("OPTIONS: %d %v", code, h)
+	}
+	// The address book tells a client whether to look again.
+	code, _, body := d.raw("PROPFIND", books[0].Path, "ada@example.com", key,
+		`<propfind xmlns="DAV:" xmlns:cs="http://calendarserver.org/ns/"><prop><sync-token/><cs:getctag/><supported-report-set/><displayname/><quota-used-bytes/></prop></propfind>`,
+		map[string]string{"Content-Type": "application/xml", "Depth": "0"})
+	for _, want := range []string{"urn:kith:sync:", "getctag", "<sync-collection", "addressbook-multiget", "quota-used-bytes", "404 Not Found"} {
+		if code != 207 || !strings.Contains(body, want) {
+			t.Errorf("book PROPFIND: %d, want %q in %s", code, want, body)
+		}
+	}
+}
+
+func TestCardDAVAuth(t *testing.T) {
+	e := newEnv(t)
+	ts := httptest.NewServer(e.srv)
+	t.Cleanup(ts.Close)
+	ada, key := e.user("ada@example.com")
+	d := &davEnv{env: e, url: ts.URL}
+	d.client = d.clientOf("ada@example.com", key)
+	bob, bobKey := d.user("bob@example.com")
+	revoked := func() string {
+		u := ada
+		k, token, err := d.st.CreateAPIKey(context.Background(), u.ID, "old phone")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.st.DeleteAPIKey(context.Background(), u.ID, k.ID); err != nil {
+			t.Fatal(err)
+		}
+		return token
+	}()
+	principal, _ := d.client.FindCurrentUserPrincipal(context.Background())
+	body := `<propfind xmlns="DAV:"><prop><resourcetype/></prop></propfind>`
+	xmlh := map[string]string{"Content-Type": "application/xml"}
+	cases := []struct {
+		name, email, key, path string
+		want                   int
+	}{
+		{"no credentials", "", "", principal, 401},
+		{"a wrong key", "ada@example.com", "1|nope", principal, 401},
+		{"another user's key", "ada@example.com", bobKey, principal, 401},
+		{"a revoked key", "ada@example.com", revoked, principal, 401},
+		{"the email in another case", "ADA@Example.com", key, principal, 207},
+		{"another user's tree", "ada@example.com", key, fmt.Sprintf("/dav/%d/", bob.ID), 404},
+		{"another user's address book", "ada@example.com", key, fmt.Sprintf("/dav/%d/addressbooks/contacts/", bob.ID), 404},
+		{"Bob's own key in Ada's tree", "bob@example.com", bobKey, principal, 404},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, h, _ := d.raw("PROPFIND", c.path, c.email, c.key, body, xmlh)
+			if code != c.want {
+				t.Errorf("%d, want %d", code, c.want)
+			}
+			if code == 401 && h.Get("WWW-Authenticate") != `Basic realm="Kith", charset="UTF-8"` {
+				t.Errorf("WWW-Authenticate %q", h.Get("WWW-Authenticate"))
+			}
+		})
+	}
+	t.Run("an unverified email is refused", func(t *testing.T) {
+		_, carolKey := d.user("carol@example.com")
+		d.changeEmail(carolKey, "carol2@example.com")
+		code, _, body := d.raw("PROPFIND", "/", "carol2@example.com", carolKey, `<propfind xmlns="DAV:"><prop><current-user-principal/></prop></propfind>`, xmlh)
+		if code != 403 || !strings.Contains(body, "not verified") {
+			t.Errorf("%d %s", code, body)
+		}
+	})
+	t.Run("failures are throttled like logins", func(t *testing.T) {
+		for range 5 {
+			d.raw("PROPFIND", principal, "carol@example.com", "1|nope", body, xmlh)
+		}
+		if code, h, _ := d.raw("PROPFIND", principal, "carol@example.com", "1|nope", body, xmlh); code != 429 || h.Get("Retry-After") == "" {
+			t.Errorf("the sixth failure: %d %v", code, h)
+		}
+	})
+}
+
+// bookOf discovers the user's address book.
+func (d *davEnv) bookOf(c *carddav.Client) string {
+	d.t.Helper()
+	ctx := context.Background()
+	p, err := c.FindCurrentUserPrincipal(ctx)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	home, err := c.FindAddressBookHomeSet(ctx, p)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	books, err := c.FindAddressBooks(ctx, home)
+	if err != nil || len(books) != 1 {
+		d.t.Fatalf("books %v %v", books, err)
+	}
+	return books[0].Path
+}
+
+func TestCardDAVReadWrite(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	ctx := context.Background()
+	book := d.bookOf(d.client)
+	// A person made in Kith is on the phone.
+	pid := d.person(key, "first_name=Michael&last_name=Scott")
+	d.contactDetail(key, pid, "kind=phone&label=mobile&value=%2B1+570+555+0101")
+	objs, err := d.client.QueryAddressBook(ctx, book, &carddav.AddressBookQuery{DataRequest: carddav.AddressDataRequest{AllProp: true}})
+	if err != nil || len(objs) != 1 {
+		t.Fatalf("query: %v %v", objs, err)
+	}
+	michael := objs[0]
+	if michael.Card.Value(vcard.FieldFormattedName) != "Michael Scott" || michael.Card.Value(vcard.FieldTelephone) != "+1 570 555 0101" || michael.ETag == "" {
+		t.Errorf("Michael on the phone: %+v", michael)
+	}
+	got, err := d.client.GetAddressObject(ctx, michael.Path)
+	if err != nil || got.Card.Value(vcard.FieldUID) != michael.Card.Value(vcard.FieldUID) {
+		t.Fatalf("GET: %+v %v", got, err)
+	}
+
+	// A contact made on the phone is a person in Kith.
+	card := vcard.Card{}
+	card.SetValue(vcard.FieldVersion, "3.0")
+	card.SetValue(vcard.FieldUID, "phone-made-1")
+	card.SetValue(vcard.FieldFormattedName, "Dwight Schrute")
+	card.SetName(&vcard.Name{GivenName: "Dwight", FamilyName: "Schrute"})
+	card.Add(vcard.FieldEmail, &vcard.Field{Value: "dwight@example.com", Params: vcard.Params{"TYPE": {"work"}}})
+	put, err := d.client.PutAddressObject(ctx, book+"phone-made-1.vcf", card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dwight := d.personsByName(key)["Dwight Schrute"]
+	if dwight == nil {
+		t.Fatal("no Dwight in Kith")
+	}
+	equalLists(t, "Dwight's details", d.detailsOf(key, dwight["id"]), []string{"email|work|dwight@example.com"})
+
+	// Edited on the phone with the ETag it has: Kith follows.
+	card.SetValue(vcard.FieldFormattedName, "Dwight K. Schrute")
+	card.SetName(&vcard.Name{GivenName: "Dwight", AdditionalName: "Kurt", FamilyName: "Schrute"})
+	var buf strings.Builder
+	vcard.NewEncoder(&buf).Encode(card)
+	vh := func(ifMatch string) map[string]string {
+		return map[string]string{"Content-Type": "text/vcard", "If-Match": ifMatch}
+	}
+	code, h, body := d.raw("PUT", book+"phone-made-1.vcf", "ada@example.com", key, buf.String(), vh(`"`+put.ETag+`"`))
+	if code != 201 || h.Get("ETag") == "" || h.Get("ETag") == `"`+put.ETag+`"` {
+		t.Fatalf("PUT with the ETag: %d %v %s", code, h, body)
+	}
+	if got := d.personsByName(key)["Dwight Schrute"]; got == nil || got["middle_name"] != "Kurt" {
+		t.Errorf("Dwight after the edit: %v", got)
+	}
+	// A stale phone cannot overwrite the newer edit.
+	code, _, _ = d.raw("PUT", book+"phone-made-1.vcf", "ada@example.com", key, buf.String(), vh(`"`+put.ETag+`"`))
+	if code != 412 {
+		t.Errorf("PUT with a stale ETag: %d, want 412", code)
+	}
+	// Nor create over one that exists.
+	code, _, _ = d.raw("PUT", book+"phone-made-1.vcf", "ada@example.com", key, buf.String(), map[string]string{"Content-Type": "text/vcard", "If-None-Match": "*"})
+	if code != 412 {
+		t.Errorf("PUT If-None-Match * over a card: %d, want 412", code)
+	}
+	// An edit in Kith changes the ETag the phone sees.
+	before, _ := d.client.GetAddressObject(ctx, book+"phone-made-1.vcf")
+	d.contactDetail(key, fmt.Sprint(dwight["id"]), "kind=phone&value=555")
+	after, _ := d.client.GetAddressObject(ctx, book+"phone-made-1.vcf")
+	if before.ETag == after.ETag || after.Card.Value(vcard.FieldTelephone) != "555" {
+		t.Errorf("ETag %q then %q, TEL %q", before.ETag, after.ETag, after.Card.Value(vcard.FieldTelephone))
+	}
+
+	// Bad cards are refused and change nothing.
+	for name, c := range map[string]string{
+		"not a vCard":    "hello",
+		"no name":        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nEND:VCARD\r\n",
+		"no END":         "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:X\r\n",
+		"wrong type":     "",
+		"UID of another": strings.Replace(buf.String(), "UID:phone-made-1", "UID:"+michael.Card.Value(vcard.FieldUID), 1),
+	} {
+		ct := "text/vcard"
+		if name == "wrong type" {
+			ct, c = "application/json", "{}"
+		}
+		code, _, body := d.raw("PUT", book+"new.vcf", "ada@example.com", key, c, map[string]string{"Content-Type": ct})
+		if code < 400 || code >= 500 {
+			t.Errorf("PUT %s: %d %s", name, code, body)
+		}
+	}
+	if n := len(d.personsByName(key)); n != 2 {
+		t.Errorf("%d persons after bad PUTs, want 2", n)
+	}
+
+	// Deleted on the phone: gone from Kith; a stale If-Match is refused first.
+	code, _, _ = d.raw("DELETE", book+"phone-made-1.vcf", "ada@example.com", key, "", map[string]string{"If-Match": `"1"`})
+	if code != 412 {
+		t.Errorf("DELETE with a stale ETag: %d", code)
+	}
+	code, _, _ = d.raw("DELETE", book+"phone-made-1.vcf", "ada@example.com", key, "", map[string]string{"If-Match": `"` + after.ETag + `"`})
+	if code != 204 || d.personsByName(key)["Dwight Schrute"] != nil {
+		t.Errorf("DELETE: %d", code)
+	}
+	if code, _, _ := d.raw("GET", book+"phone-made-1.vcf", "ada@example.com", key, "", nil); code != 404 {
+		t.Errorf("GET after DELETE: %d", code)
+	}
+	// Another account cannot reach Ada's cards by their names.
+	_, bobKey := d.user("bob@example.com")
+	bobBook := d.bookOf(d.clientOf("bob@example.com", bobKey))
+	name := michael.Path[strings.LastIndex(michael.Path, "/")+1:]
+	if code, _, _ := d.raw("GET", bobBook+name, "bob@example.com", bobKey, "", nil); code != 404 {
+		t.Errorf("Bob GETs Ada's card by name: %d", code)
+	}
+	if code, _, _ := d.raw("DELETE", bobBook+name, "bob@example.com", bobKey, "", nil); code != 404 {
+		t.Errorf("Bob DELETEs Ada's card by name: %d", code)
+	}
+}
+
+func TestCardDAVSyncCollection(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	ctx := context.Background()
+	book := d.bookOf(d.client)
+	jim := d.person(key, "first_name=Jim")
+	pam := d.person(key, "first_name=Pam")
+	first, err := d.client.SyncCollection(ctx, book, &carddav.SyncQuery{})
+	if err != nil || len(first.Updated) != 2 || len(first.Deleted) != 0 || first.SyncToken == "" {
+		t.Fatalf("first sync %+v %v", first, err)
+	}
+	// Nothing changed: nothing listed, the same token.
+	again, err := d.client.SyncCollection(ctx, book, &carddav.SyncQuery{SyncToken: first.SyncToken})
+	if err != nil || len(again.Updated)+len(again.Deleted) != 0 || again.SyncToken != first.SyncToken {
+		t.Fatalf("sync without changes %+v %v", again, err)
+	}
+	// A change to Jim's details, and Pam deleted.
+	d.contactDetail(key, jim, "kind=email&value=jim@example.com")
+	d.do(req{method: "DELETE", path: "/api/persons/" + pam, key: key})
+	delta, err := d.client.SyncCollection(ctx, book, &carddav.SyncQuery{SyncToken: first.SyncToken})
+	if err != nil || len(delta.Updated) != 1 || len(delta.Deleted) != 1 || delta.SyncToken == first.SyncToken {
+		t.Fatalf("delta %+v %v", delta, err)
+	}
+	paths := []string{}
+	for _, o := range first.Updated {
+		paths = append(paths, o.Path)
+	}
+	if !slices.Contains(paths, delta.Updated[0].Path) || !slices.Contains(paths, delta.Deleted[0]) || delta.Updated[0].Path == delta.Deleted[0] {
+		t.Errorf("delta %+v against %v", delta, paths)
+	}
+	// With the cards' content, as some clients ask (go-webdav's client
+	// reads none).
+	code, _, body := d.raw("REPORT", book, "ada@example.com", key, `<?xml version="1.0"?>
+<sync-collection xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><sync-token>`+first.SyncToken+`</sync-token>
+<sync-level>1</sync-level><prop><getetag/><C:address-data/></prop></sync-collection>`, map[string]string{"Content-Type": "application/xml"})
+	if code != 207 || !strings.Contains(body, "EMAIL;TYPE=internet:jim@example.com") || !strings.Contains(body, "HTTP/1.1 404 Not Found</status>") {
+		t.Errorf("delta with data: %d %s", code, body)
+	}
+	// A token this server never gave is refused.
+	for _, bad := range []string{"urn:kith:sync:999999", "http://example.com/x", "urn:kith:sync:-1"} {
+		_, err := d.client.SyncCollection(ctx, book, &carddav.SyncQuery{SyncToken: bad})
+		if err == nil || !strings.Contains(err.Error(), "403") {
+			t.Errorf("token %q: %v", bad, err)
+		}
+	}
+}

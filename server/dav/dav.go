@@ -1,0 +1,243 @@
+// Package dav serves each account's persons as one CardDAV address book
+// (RFC 6352) at /dav/, so that phones and desktop address books keep
+// them in sync. github.com/emersion/go-webdav does the protocol; Kith adds
+// what it lacks: sync-collection (RFC 6578) with a sync token per address
+// book, getctag, If-Match on DELETE, and discovery answered where Apple's
+// clients look for it (the site root and /.well-known/carddav, in place).
+//
+// The layout, by the depth go-webdav gives each path:
+//
+//	/dav/                                  root
+//	/dav/{user}/                           the user's principal
+//	/dav/{user}/addressbooks/              the address book home set
+//	/dav/{user}/addressbooks/contacts/     the account's one address book
+//	/dav/{user}/addressbooks/contacts/X    a card
+package dav
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-webdav"
+	"github.com/emersion/go-webdav/carddav"
+
+	"kith/store"
+)
+
+// Prefix is where the DAV tree starts.
+const Prefix = "/dav"
+
+// MaxCardBytes is the largest card a client may PUT, the server's body
+// limit; the address book says so (max-resource-size).
+const MaxCardBytes = 1 << 20
+
+// User is the one a request is authenticated as.
+type User struct {
+	ID, AccountID int64
+}
+
+type userKey struct{}
+
+// WithUser returns ctx for a request of u, which the server has
+// authenticated: every DAV request needs one.
+func WithUser(ctx context.Context, u User) context.Context {
+	return context.WithValue(ctx, userKey{}, u)
+}
+
+func userOf(ctx context.Context) (User, bool) {
+	u, ok := ctx.Value(userKey{}).(User)
+	return u, ok
+}
+
+// Handler serves the DAV tree, the site root's PROPFIND and OPTIONS, and
+// /.well-known/carddav.
+type Handler struct {
+	store *store.Store
+	// logError records an error the client is not told about.
+	logError func(ctx context.Context, err error)
+	carddav  *carddav.Handler
+}
+
+// New returns the handler of st's address books.
+func New(st *store.Store, logError func(ctx context.Context, err error)) *Handler {
+	h := &Handler{store: st, logError: logError}
+	h.carddav = &carddav.Handler{Backend: &backend{h: h}, Prefix: Prefix}
+	return h
+}
+
+func (h *Handler) now() time.Time { return h.store.Now() }
+
+// Paths of a user's tree.
+func principalPath(u User) string { return Prefix + "/" + strconv.FormatInt(u.ID, 10) + "/" }
+func homeSetPath(u User) string   { return principalPath(u) + "addressbooks/" }
+func bookPath(u User) string      { return homeSetPath(u) + "contacts/" }
+
+// cardPath is the URL path of a card, its name escaped.
+func cardPath(u User, uid string, name *string) string {
+	return bookPath(u) + escapeName(cardName(uid, name))
+}
+
+// cardName is the name of a card's resource: the one a client gave it,
+// else its UID and .vcf when the UID is made of characters that every
+// client keeps as they are in a URL, else its UID in base64url: a UID
+// may hold a slash or a space ("urn:uuid:…" holds colons, which some
+// clients mangle).
+func cardName(uid string, name *string) string {
+	if name != nil {
+		return *name
+	}
+	if safeUID(uid) {
+		return uid + ".vcf"
+	}
+	return b64Prefix + base64.RawURLEncoding.EncodeToString([]byte(uid)) + ".vcf"
+}
+
+const b64Prefix = "b64-"
+
+func safeUID(uid string) bool {
+	if uid == "" || strings.HasPrefix(uid, b64Prefix) || len(uid) > 200 {
+		return false
+	}
+	for _, r := range uid {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// uidOfName is the UID whose default name is name, or "".
+func uidOfName(name string) string {
+	base, ok := strings.CutSuffix(name, ".vcf")
+	if !ok {
+		return ""
+	}
+	if enc, ok := strings.CutPrefix(base, b64Prefix); ok {
+		uid, err := base64.RawURLEncoding.DecodeString(enc)
+		if err != nil {
+			return ""
+		}
+		return string(uid)
+	}
+	if !safeUID(base) {
+		return ""
+	}
+	return base
+}
+
+func escapeName(name string) string {
+	return (&urlPath{name}).escaped()
+}
+
+// urlPath escapes one path segment.
+type urlPath struct{ s string }
+
+func (p *urlPath) escaped() string {
+	var b strings.Builder
+	for i := 0; i < len(p.s); i++ {
+		c := p.s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~@+=", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)>>4, 16)+strconv.FormatInt(int64(c)&15, 16)))
+	}
+	return b.String()
+}
+
+// etag is a card's ETag: the account's change counter when the card last
+// changed, which moves on with every change to what the card shows (the
+// triggers of migration 0020), unquoted.
+func etag(seq int64) string { return strconv.FormatInt(seq, 10) }
+
+// ServeHTTP serves a request whose user the server has authenticated.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodOptions {
+		davHeaders(w)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	u, ok := userOf(r.Context())
+	if !ok {
+		http.Error(w, "Unauthenticated.", http.StatusUnauthorized)
+		return
+	}
+	p := r.URL.Path
+	if p == "/" || p == "/.well-known/carddav" || p == "/.well-known/carddav/" || p == Prefix || p == Prefix+"/" {
+		h.serveRoot(w, r, u)
+		return
+	}
+	// Collections are named with a slash at the end; a client that leaves
+	// it out means the same.
+	for _, c := range []string{principalPath(u), homeSetPath(u), bookPath(u)} {
+		if p == strings.TrimSuffix(c, "/") {
+			r.URL.Path = c
+			p = c
+		}
+	}
+	if !strings.HasPrefix(p, principalPath(u)) {
+		// Another user's tree, or none: as if it were not there.
+		http.Error(w, "Not found.", http.StatusNotFound)
+		return
+	}
+	switch {
+	case p == bookPath(u) && r.Method == "PROPFIND":
+		h.serveBookPropfind(w, r, u)
+		return
+	case p == bookPath(u) && r.Method == "REPORT":
+		if served := h.serveSyncCollection(w, r, u); served {
+			return
+		}
+	case path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodDelete:
+		h.serveDelete(w, r, u)
+		return
+	}
+	h.carddav.ServeHTTP(w, r)
+}
+
+// statusError is an error with the status a client gets. It wraps
+// go-webdav's own, which go-webdav's handler answers with.
+type statusError struct {
+	code int
+	msg  string
+	err  error
+}
+
+func (e *statusError) Error() string { return e.msg }
+func (e *statusError) Unwrap() error { return e.err }
+
+func httpError(code int, msg string) error {
+	return &statusError{code: code, msg: msg, err: webdav.NewHTTPError(code, errors.New(msg))}
+}
+
+// fail is the error a backend call returns for err: store errors become
+// their status, and the rest a 500 whose cause is logged, not told.
+func (h *Handler) fail(ctx context.Context, err error) error {
+	var nf *store.NotFoundError
+	var status *statusError
+	switch {
+	case errors.As(err, &status):
+		return err
+	case errors.As(err, &nf):
+		return httpError(http.StatusNotFound, "card not found")
+	case errors.Is(err, store.ErrPersonProtected):
+		return httpError(http.StatusForbidden, "this person cannot be deleted")
+	}
+	h.logError(ctx, err)
+	return httpError(http.StatusInternalServerError, "server error")
+}
+
+// writeError answers err, which fail made, as plain text.
+func writeError(w http.ResponseWriter, err error) {
+	var status *statusError
+	if !errors.As(err, &status) {
+		status = &statusError{code: http.StatusInternalServerError, msg: "server error"}
+	}
+	http.Error(w, status.msg, status.code)
+}

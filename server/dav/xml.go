@@ -1,0 +1,439 @@
+package dav
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-vcard"
+
+	"kith/server/vcf"
+	"kith/store"
+)
+
+// XML namespaces.
+const (
+	nsDAV     = "DAV:"
+	nsCardDAV = "urn:ietf:params:xml:ns:carddav"
+	nsCS      = "http://calendarserver.org/ns/"
+)
+
+// syncTokenPrefix starts every sync token: a URI, as RFC 6578 asks, with
+// the account's change counter after it.
+const syncTokenPrefix = "urn:kith:sync:"
+
+// maxRequestXML is the largest PROPFIND or REPORT body read.
+const maxRequestXML = 64 << 10
+
+// multistatus is a 207 answer.
+type multistatus struct {
+	XMLName   xml.Name   `xml:"DAV: multistatus"`
+	Responses []response `xml:"DAV: response"`
+	SyncToken string     `xml:"DAV: sync-token,omitempty"`
+}
+
+type response struct {
+	Href     string     `xml:"DAV: href"`
+	Propstat []propstat `xml:"DAV: propstat,omitempty"`
+	Status   string     `xml:"DAV: status,omitempty"`
+}
+
+type propstat struct {
+	Prop   propList `xml:"DAV: prop"`
+	Status string   `xml:"DAV: status"`
+}
+
+type propList struct {
+	Props []rawProp
+}
+
+// rawProp is a property with its content already XML.
+type rawProp struct {
+	XMLName xml.Name
+	Inner   string `xml:",innerxml"`
+}
+
+func (l propList) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	if err := e.EncodeToken(start); err != nil {
+		return err
+	}
+	for _, p := range l.Props {
+		if err := e.Encode(p); err != nil {
+			return err
+		}
+	}
+	return e.EncodeToken(start.End())
+}
+
+func status(code int) string { return "HTTP/1.1 " + strconv.Itoa(code) + " " + http.StatusText(code) }
+
+// escapeText is s as XML character data.
+func escapeText(s string) string {
+	var b bytes.Buffer
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
+
+func href(p string) string { return `<href xmlns="DAV:">` + escapeText(p) + `</href>` }
+
+// propValues answers the properties asked for (names), from what the
+// resource has (have): those it has in one propstat, the others 404.
+func propValues(names []xml.Name, have map[xml.Name]string) []propstat {
+	var found, missing []rawProp
+	for _, n := range names {
+		if v, ok := have[n]; ok {
+			found = append(found, rawProp{XMLName: n, Inner: v})
+		} else {
+			missing = append(missing, rawProp{XMLName: n})
+		}
+	}
+	var out []propstat
+	if len(found) > 0 {
+		out = append(out, propstat{Prop: propList{found}, Status: status(http.StatusOK)})
+	}
+	if len(missing) > 0 {
+		out = append(out, propstat{Prop: propList{missing}, Status: status(http.StatusNotFound)})
+	}
+	return out
+}
+
+// allNames are the properties of have, sorted, for allprop.
+func allNames(have map[xml.Name]string) []xml.Name {
+	var names []xml.Name
+	for n := range have {
+		names = append(names, n)
+	}
+	for i := 1; i < len(names); i++ {
+		for j := i; j > 0 && names[j].Space+names[j].Local < names[j-1].Space+names[j-1].Local; j-- {
+			names[j], names[j-1] = names[j-1], names[j]
+		}
+	}
+	return names
+}
+
+func serveMultistatus(w http.ResponseWriter, ms multistatus) {
+	w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
+	w.WriteHeader(http.StatusMultiStatus)
+	io.WriteString(w, xml.Header)
+	xml.NewEncoder(w).Encode(ms)
+}
+
+// propRequest is a PROPFIND's or a REPORT's choice of properties.
+type propRequest struct {
+	AllProp  *struct{} `xml:"DAV: allprop"`
+	PropName *struct{} `xml:"DAV: propname"`
+	Prop     *struct {
+		Names []struct {
+			XMLName xml.Name
+		} `xml:",any"`
+	} `xml:"DAV: prop"`
+}
+
+// names is the properties asked for, or those of have for allprop (and
+// for no body, which is allprop).
+func (p *propRequest) names(have map[xml.Name]string) []xml.Name {
+	if p == nil || p.Prop == nil {
+		return allNames(have)
+	}
+	var out []xml.Name
+	for _, n := range p.Prop.Names {
+		out = append(out, n.XMLName)
+	}
+	return out
+}
+
+// readXML reads a request body of at most maxRequestXML into v; an empty
+// body leaves v as it is.
+func readXML(r *http.Request, v any) error {
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestXML+1))
+	if err != nil {
+		return httpError(http.StatusBadRequest, "the request body could not be read")
+	}
+	if len(raw) > maxRequestXML {
+		return httpError(http.StatusRequestEntityTooLarge, "the request body is too large")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	if err := xml.Unmarshal(raw, v); err != nil {
+		return httpError(http.StatusBadRequest, "the request body is not the XML expected")
+	}
+	return nil
+}
+
+// serveRoot answers the site root, /.well-known/carddav and /dav/ where
+// discovery begins: OPTIONS says CardDAV is here, and PROPFIND names the
+// user's principal. It answers in place rather than redirecting, since
+// iOS drops the credentials it was asked for when it follows a redirect
+// of a PROPFIND; a GET of /.well-known/carddav is redirected by the
+// server, before any password is asked.
+func (h *Handler) serveRoot(w http.ResponseWriter, r *http.Request, u User) {
+	switch r.Method {
+	case http.MethodOptions:
+		davHeaders(w)
+		w.WriteHeader(http.StatusNoContent)
+	case "PROPFIND":
+		var req struct {
+			XMLName xml.Name `xml:"DAV: propfind"`
+			propRequest
+		}
+		if err := readXML(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+		have := map[xml.Name]string{
+			{Space: nsDAV, Local: "current-user-principal"}:   href(principalPath(u)),
+			{Space: nsDAV, Local: "principal-URL"}:            href(principalPath(u)),
+			{Space: nsDAV, Local: "resourcetype"}:             `<collection xmlns="DAV:"/>`,
+			{Space: nsCardDAV, Local: "addressbook-home-set"}: href(homeSetPath(u)),
+		}
+		serveMultistatus(w, multistatus{Responses: []response{{
+			Href: r.URL.Path, Propstat: propValues(req.names(have), have),
+		}}})
+	default:
+		http.Error(w, "Method not allowed.", http.StatusMethodNotAllowed)
+	}
+}
+
+// davHeaders says what the server does, as go-webdav's OPTIONS does.
+func davHeaders(w http.ResponseWriter) {
+	w.Header().Set("DAV", "1, 3, addressbook, sync-collection")
+	w.Header().Set("Allow", "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT")
+}
+
+// bookProps are the address book's properties: what go-webdav gives, and
+// the sync token and ctag that tell a client whether to look again.
+func bookProps(u User, seq int64) map[xml.Name]string {
+	token := escapeText(syncTokenPrefix + strconv.FormatInt(seq, 10))
+	return map[xml.Name]string{
+		{Space: nsDAV, Local: "resourcetype"}:           `<collection xmlns="DAV:"/><addressbook xmlns="urn:ietf:params:xml:ns:carddav"/>`,
+		{Space: nsDAV, Local: "displayname"}:            "Kith",
+		{Space: nsDAV, Local: "current-user-principal"}: href(principalPath(u)),
+		{Space: nsDAV, Local: "owner"}:                  href(principalPath(u)),
+		{Space: nsDAV, Local: "sync-token"}:             token,
+		{Space: nsCS, Local: "getctag"}:                 token,
+		{Space: nsDAV, Local: "supported-report-set"}: `<supported-report xmlns="DAV:"><report><sync-collection/></report></supported-report>` +
+			`<supported-report xmlns="DAV:"><report><addressbook-multiget xmlns="urn:ietf:params:xml:ns:carddav"/></report></supported-report>` +
+			`<supported-report xmlns="DAV:"><report><addressbook-query xmlns="urn:ietf:params:xml:ns:carddav"/></report></supported-report>`,
+		{Space: nsDAV, Local: "current-user-privilege-set"}: `<privilege xmlns="DAV:"><read/></privilege><privilege xmlns="DAV:"><write/></privilege>` +
+			`<privilege xmlns="DAV:"><write-content/></privilege><privilege xmlns="DAV:"><bind/></privilege><privilege xmlns="DAV:"><unbind/></privilege>`,
+		{Space: nsCardDAV, Local: "supported-address-data"}:  `<address-data-type xmlns="urn:ietf:params:xml:ns:carddav" content-type="text/vcard" version="3.0"/>`,
+		{Space: nsCardDAV, Local: "addressbook-description"}: "Your people in Kith",
+		{Space: nsCardDAV, Local: "max-resource-size"}:       strconv.Itoa(MaxCardBytes),
+	}
+}
+
+// cardProps are a card's properties; address-data only when the card's
+// content was read.
+func cardProps(ref store.CardRef, card *store.Card) map[xml.Name]string {
+	have := map[xml.Name]string{
+		{Space: nsDAV, Local: "getetag"}:         escapeText(`"` + etag(ref.Seq) + `"`),
+		{Space: nsDAV, Local: "getcontenttype"}:  "text/vcard; charset=utf-8",
+		{Space: nsDAV, Local: "resourcetype"}:    "",
+		{Space: nsDAV, Local: "getlastmodified"}: time.Unix(ref.UpdatedAt, 0).UTC().Format(http.TimeFormat),
+	}
+	if card != nil {
+		var buf bytes.Buffer
+		if err := vcard.NewEncoder(&buf).Encode(vcf.Encode(card, vcf.Version3)); err == nil {
+			have[xml.Name{Space: nsCardDAV, Local: "address-data"}] = escapeText(buf.String())
+		}
+	}
+	return have
+}
+
+// wantsData tells whether the properties asked for include the cards'
+// content.
+func wantsData(names []xml.Name) bool {
+	for _, n := range names {
+		if n.Space == nsCardDAV && n.Local == "address-data" {
+			return true
+		}
+	}
+	return false
+}
+
+// serveBookPropfind answers a PROPFIND of the address book, and with
+// Depth: 1 of its cards, from their references alone unless their content
+// is asked for.
+func (h *Handler) serveBookPropfind(w http.ResponseWriter, r *http.Request, u User) {
+	ctx := r.Context()
+	var req struct {
+		XMLName xml.Name `xml:"DAV: propfind"`
+		propRequest
+	}
+	if err := readXML(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	seq, err := h.store.CardSeq(ctx, u.AccountID)
+	if err != nil {
+		writeError(w, h.fail(ctx, err))
+		return
+	}
+	have := bookProps(u, seq)
+	ms := multistatus{Responses: []response{{Href: bookPath(u), Propstat: propValues(req.names(have), have)}}}
+	if r.Header.Get("Depth") != "0" {
+		refs, err := h.store.CardRefs(ctx, u.AccountID)
+		if err != nil {
+			writeError(w, h.fail(ctx, err))
+			return
+		}
+		responses, err := h.cardResponses(r, u, refs, &req.propRequest)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		ms.Responses = append(ms.Responses, responses...)
+	}
+	serveMultistatus(w, ms)
+}
+
+// cardResponses answers the properties asked for of each card of refs.
+func (h *Handler) cardResponses(r *http.Request, u User, refs []store.CardRef, req *propRequest) ([]response, error) {
+	ctx := r.Context()
+	names := req.names(cardProps(store.CardRef{}, nil))
+	if req.Prop == nil {
+		names = append(names, xml.Name{Space: nsCardDAV, Local: "address-data"})
+	}
+	out := make([]response, 0, len(refs))
+	for _, ref := range refs {
+		var card *store.Card
+		if wantsData(names) {
+			c, err := h.store.CardByUID(ctx, u.AccountID, ref.UID)
+			if isNotFound(err) {
+				continue // deleted since it was listed
+			}
+			if err != nil {
+				return nil, h.fail(ctx, err)
+			}
+			card, ref = &c, store.CardRef{UID: c.UID, Name: c.Name, Seq: c.Seq, UpdatedAt: c.UpdatedAt}
+		}
+		have := cardProps(ref, card)
+		out = append(out, response{Href: cardPath(u, ref.UID, ref.Name), Propstat: propValues(names, have)})
+	}
+	return out, nil
+}
+
+// serveSyncCollection answers a sync-collection REPORT (RFC 6578): the
+// cards changed and deleted since the token, or every card for no token,
+// and the new token. It reports false for another REPORT, which
+// go-webdav answers; the body is put back for it.
+func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u User) bool {
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestXML+1))
+	if err != nil || len(raw) > maxRequestXML {
+		writeError(w, httpError(http.StatusRequestEntityTooLarge, "the request body is too large"))
+		return true
+	}
+	var req struct {
+		XMLName   xml.Name `xml:"DAV: sync-collection"`
+		SyncToken string   `xml:"DAV: sync-token"`
+		SyncLevel string   `xml:"DAV: sync-level"`
+		propRequest
+	}
+	if xml.Unmarshal(raw, &req) != nil || req.XMLName.Local != "sync-collection" {
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		return false
+	}
+	ctx := r.Context()
+	since, ok := parseSyncToken(req.SyncToken)
+	if req.SyncLevel != "" && strings.TrimSpace(req.SyncLevel) != "1" {
+		writeDAVError(w, http.StatusForbidden, "number-of-matches-within-limits")
+		return true
+	}
+	var seq int64
+	var changed, deleted []store.CardRef
+	if since == 0 {
+		// The first sync: every card. The counter is read first, so that
+		// a change made meanwhile is sent again next time, never missed.
+		if seq, err = h.store.CardSeq(ctx, u.AccountID); err == nil {
+			changed, err = h.store.CardRefs(ctx, u.AccountID)
+		}
+	} else {
+		seq, changed, deleted, err = h.store.CardChanges(ctx, u.AccountID, since)
+	}
+	if err == nil && (!ok || since > seq) {
+		writeDAVError(w, http.StatusForbidden, "valid-sync-token")
+		return true
+	}
+	if err != nil {
+		writeError(w, h.fail(ctx, err))
+		return true
+	}
+	responses, err := h.cardResponses(r, u, changed, &req.propRequest)
+	if err != nil {
+		writeError(w, err)
+		return true
+	}
+	for _, d := range deleted {
+		responses = append(responses, response{Href: cardPath(u, d.UID, d.Name), Status: status(http.StatusNotFound)})
+	}
+	serveMultistatus(w, multistatus{Responses: responses, SyncToken: syncTokenPrefix + strconv.FormatInt(seq, 10)})
+	return true
+}
+
+// parseSyncToken reads a token this server gave; "" is the start.
+func parseSyncToken(token string) (int64, bool) {
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(token, syncTokenPrefix), 10, 64)
+	if !strings.HasPrefix(token, syncTokenPrefix) || err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// writeDAVError answers a failed precondition as DAV's error element.
+func writeDAVError(w http.ResponseWriter, code int, condition string) {
+	w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
+	w.WriteHeader(code)
+	io.WriteString(w, xml.Header+`<error xmlns="DAV:"><`+condition+`/></error>`)
+}
+
+// serveDelete deletes a card, honouring If-Match, which go-webdav does
+// not pass on for DELETE.
+func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request, u User) {
+	ctx := r.Context()
+	name := path.Base(r.URL.Path)
+	c, err := h.store.CardByName(ctx, u.AccountID, name, uidOfName(name))
+	if err == nil {
+		ifMatch := conditional(r.Header.Get("If-Match"))
+		err = h.store.DeleteCard(ctx, u.AccountID, c.UID, func(cur *store.Card) error {
+			return checkConditions(cur, ifMatch, conditional(""))
+		})
+	}
+	if err != nil {
+		writeError(w, h.fail(ctx, err))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// conditional is an If-Match or If-None-Match header.
+type conditional string
+
+func (c conditional) IsSet() bool { return c != "" }
+
+// MatchETag tells whether the header names etag: *, or one of its
+// quoted tags (weak ones too, as a DELETE may compare weakly).
+func (c conditional) MatchETag(etag string) (bool, error) {
+	if etag == "" {
+		return false, nil
+	}
+	if strings.TrimSpace(string(c)) == "*" {
+		return true, nil
+	}
+	for _, t := range strings.Split(string(c), ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if strings.Trim(t, `"`) == etag {
+			return true, nil
+		}
+	}
+	return false, nil
+}
