@@ -106,3 +106,39 @@ func TestCalendarFeedIsFiveQueries(t *testing.T) {
 		t.Errorf("an unknown secret took %d queries (%v)", q, err)
 	}
 }
+
+// TestCardQueries: a sync-collection with no change is one query, and a
+// page of cards is five (persons, contact details, dates, notes, jobs)
+// whether it holds 2 persons or 200.
+func TestCardQueries(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	u, err := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 200} {
+		var ins []CardInput
+		for i := range n {
+			ins = append(ins, CardInput{UID: fmt.Sprint(n, "-", i), FirstName: "P", Note: ptrTo("note"),
+				Details: []ContactDetailInput{{Kind: "email", Value: ptrTo("p@example.com")}},
+				Dates:   []ImportantDateInput{{Label: "met", Month: 1, Day: 2}}})
+		}
+		if _, err := s.PutCards(ctx, u.AccountID, ins); err != nil {
+			t.Fatal(err)
+		}
+		seq, err := s.CardSeq(ctx, u.AccountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q := queries(s, func() { _, _, _, err = s.CardChanges(ctx, u.AccountID, seq) }); q != 1 || err != nil {
+			t.Errorf("no change took %d queries (%v)", q, err)
+		}
+		var cards []Card
+		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 5 || err != nil || len(cards) == 0 {
+			t.Errorf("a page of %d cards took %d queries (%v)", len(cards), q, err)
+		}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
