@@ -50,9 +50,18 @@ type pageBody[T any] struct {
 // links keep per_page when the client chose it, so following them keeps
 // the page size.
 func pageOf[T any](path string, items []T, page, perPage, total int64, keepPerPage bool) pageBody[T] {
+	return pageOfQuery(path, nil, items, page, perPage, total, keepPerPage)
+}
+
+// pageOfQuery is pageOf for a list that query narrows (a search): its
+// links keep query.
+func pageOfQuery[T any](path string, query url.Values, items []T, page, perPage, total int64, keepPerPage bool) pageBody[T] {
 	last := max(1, (total+perPage-1)/perPage)
 	link := func(n int64) string {
 		q := url.Values{"page": {strconv.FormatInt(n, 10)}}
+		for k, v := range query {
+			q[k] = v
+		}
 		if keepPerPage {
 			q.Set("per_page", strconv.FormatInt(perPage, 10))
 		}

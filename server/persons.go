@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -97,16 +98,29 @@ func personInput(p *params) store.PersonInput {
 	return in
 }
 
+// handlePersonList lists the account's persons, or with ?q= those whose
+// names, nickname or email address hold it (Kith's own: PeopleOS has no
+// search).
 func (s *Server) handlePersonList(c echo.Context) error {
 	p, err := readParams(c)
 	if err != nil {
 		return err
 	}
 	page, perPage := readPage(p)
+	q := p.text("q", store.MaxSearchLength)
 	if err := p.err(); err != nil {
 		return err
 	}
-	persons, total, err := s.store.Persons(c.Request().Context(), account(c), perPage, pageOffset(page, perPage))
+	ctx, acct, offset := c.Request().Context(), account(c), pageOffset(page, perPage)
+	var persons []store.Person
+	var total int64
+	var query url.Values
+	if q != nil {
+		persons, total, err = s.store.SearchPersons(ctx, acct, *q, perPage, offset)
+		query = url.Values{"q": {*q}}
+	} else {
+		persons, total, err = s.store.Persons(ctx, acct, perPage, offset)
+	}
 	if err != nil {
 		return err
 	}
@@ -115,7 +129,7 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	for i, per := range persons {
 		out[i] = personOut(per, today, loc)
 	}
-	return c.JSON(http.StatusOK, pageOf(s.base(c)+"/api/persons", out, page, perPage, total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/persons", query, out, page, perPage, total, p.sent("per_page")))
 }
 
 func (s *Server) handlePersonShow(c echo.Context) error {

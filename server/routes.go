@@ -82,6 +82,7 @@ func (s *Server) routes(corsOrigins []string) {
 	e.PUT("/api/persons/:person/tasks/:task", s.handleTaskUpdate, auth)
 	e.DELETE("/api/persons/:person/tasks/:task", s.handleTaskDelete, auth)
 	e.PUT("/api/tasks/:task/toggle", s.handleTaskToggle, auth)
+	get("/api/tasks", s.handleAccountTaskList, auth)
 
 	get("/api/persons/:person/notes", s.handleNoteList, auth)
 	e.POST("/api/persons/:person/notes", s.handleNoteCreate, auth)
