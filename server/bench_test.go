@@ -163,11 +163,17 @@ func BenchmarkPersonSearch(b *testing.B) {
 	}
 }
 
-// BenchmarkAccountTasks lists the open tasks due by a date across 10,000
-// persons and 100,000 tasks.
+// BenchmarkAccountTasks lists open tasks due by a date across 10,000
+// persons and 100,000 tasks (due on 4 and 5 January 2026): a day none is
+// due by, as a dashboard mostly asks, and one all 100,000 are (the page of
+// 15 and their count).
 func BenchmarkAccountTasks(b *testing.B) {
 	bd := newBenchData(b, 10000, 100000)
-	for b.Loop() {
-		bd.serve(b, "GET", "/api/tasks?is_completed=0&due_to=2026-01-05", "", 200)
+	for _, day := range []string{"2026-01-03", "2026-01-05"} {
+		b.Run("due_to="+day, func(b *testing.B) {
+			for b.Loop() {
+				bd.serve(b, "GET", "/api/tasks?is_completed=0&due_to="+day, "", 200)
+			}
+		})
 	}
 }

@@ -26,11 +26,20 @@ type DayStart struct {
 	UTC, Zone int64
 }
 
+// accountTaskQuery is taskQuery from the tasks' side: the account's tasks
+// are found by their own account_id, and their persons joined.
+const accountTaskQuery = `SELECT p.id, ` + personName + `,
+	t.id, t.name, t.is_completed, t.due_at, t.completed_at, t.created_at, t.updated_at,
+	c.id, c.name, c.color
+	FROM tasks t
+	JOIN persons p ON p.id = t.person_id
+	LEFT JOIN task_categories c ON c.id = t.task_category_id`
+
 // AccountTasks returns one page of the account's tasks across its persons,
 // soonest due first (those without a due date last), then by id, and how
 // many match.
 func (s *Store) AccountTasks(ctx context.Context, accountID int64, f TaskFilter, limit, offset int64) ([]Task, int64, error) {
-	conds, args := []string{"p.account_id = ?", "t.id IS NOT NULL"}, []any{accountID}
+	conds, args := []string{"t.account_id = ?"}, []any{accountID}
 	if f.Completed != nil {
 		conds, args = append(conds, "t.is_completed = ?"), append(args, *f.Completed)
 	}
@@ -40,13 +49,18 @@ func (s *Store) AccountTasks(ctx context.Context, accountID int64, f TaskFilter,
 	if f.HasDue != nil && !*f.HasDue {
 		conds = append(conds, "t.due_at IS NULL")
 	}
+	// Each bound is also given plainly (the looser of its two), so that
+	// the index on (account_id, due_at) serves a range.
+	order := "t.due_at IS NULL, t.due_at, t.id"
 	if d := f.DueFrom; d != nil {
-		conds = append(conds, "(t.due_at % 86400 = 0 AND t.due_at >= ? OR t.due_at % 86400 <> 0 AND t.due_at >= ?)")
-		args = append(args, d.UTC, d.Zone)
+		conds = append(conds, "t.due_at >= ?", "(t.due_at % 86400 = 0 AND t.due_at >= ? OR t.due_at % 86400 <> 0 AND t.due_at >= ?)")
+		args = append(args, min(d.UTC, d.Zone), d.UTC, d.Zone)
+		order = "t.due_at, t.id"
 	}
 	if d := f.DueBefore; d != nil {
-		conds = append(conds, "(t.due_at % 86400 = 0 AND t.due_at < ? OR t.due_at % 86400 <> 0 AND t.due_at < ?)")
-		args = append(args, d.UTC, d.Zone)
+		conds = append(conds, "t.due_at < ?", "(t.due_at % 86400 = 0 AND t.due_at < ? OR t.due_at % 86400 <> 0 AND t.due_at < ?)")
+		args = append(args, max(d.UTC, d.Zone), d.UTC, d.Zone)
+		order = "t.due_at, t.id"
 	}
 	where := " WHERE " + strings.Join(conds, " AND ")
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
@@ -55,12 +69,12 @@ func (s *Store) AccountTasks(ctx context.Context, accountID int64, f TaskFilter,
 	}
 	defer tx.end(ctx, false)
 	var total int64
-	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM persons p JOIN tasks t ON t.person_id = p.id`+where, args...).Scan(&total)
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks t`+where, args...).Scan(&total)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: count tasks: %w", err)
 	}
 	tasks := []Task{}
-	err = eachRow(ctx, tx, nil, taskQuery+where+` ORDER BY t.due_at IS NULL, t.due_at, t.id LIMIT ? OFFSET ?`,
+	err = eachRow(ctx, tx, nil, accountTaskQuery+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 		append(args, limit, offset), func(sc scanner) error {
 			var r taskRow
 			if err := r.scan(sc); err != nil {
