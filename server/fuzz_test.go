@@ -3,10 +3,16 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-vcard"
 )
 
 // The fuzz targets feed arbitrary input to the parameter layer and to every
@@ -349,4 +355,86 @@ func FuzzReminderWrites(f *testing.F) {
 		{"send_at=25:00&days=-5", `{"send_at":"07:30","days":365}`},
 		{"days=9223372036854775808", `{"send_at":"7:3","days":"abc"}`},
 	})
+}
+
+// FuzzVCardImport posts any bytes as a vCard file. The answer is a summary
+// (200), a file that is no vCard (422) or one too large (413), never a
+// 5xx; and what an import made, the export gives back as a file that
+// imports again with no card skipped. An input that makes persons leaves
+// its account to itself, so that an export holds only what one input made.
+func FuzzVCardImport(f *testing.F) {
+	e := newEnv(f)
+	files, err := filepath.Glob(filepath.Join("testdata", "vcard", "*"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seeds in testdata/vcard: %v", err)
+	}
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw)
+	}
+	f.Add([]byte("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ryan\r\nEND:VCARD\r\njunk\r\nBEGIN:VCARD\r\nVERSION:4.0\r\nFN:Kelly\r\n"))
+	f.Add([]byte("\xFF\xFEB\x00E\x00G\x00I\x00N\x00:\x00V\x00C\x00A\x00R\x00D\x00\n\x00F\x00N\x00:\x00Z\x00o\x00\xEB\x00\n\x00E\x00N\x00D\x00:\x00V\x00C\x00A\x00R\x00D\x00"))
+	accounts, key := 0, ""
+	f.Fuzz(func(t *testing.T, file []byte) {
+		e.t = t
+		if key == "" {
+			accounts++
+			_, key = e.user(fmt.Sprintf("fuzz%d@example.com", accounts))
+		}
+		sum, ok := importFuzzed(t, e, key, string(file))
+		if !ok || sum.Created == 0 && sum.Updated == 0 {
+			return // the account is still empty, for the next input
+		}
+		defer func() { key = "" }()
+		r := e.do(req{method: "GET", path: "/api/export/vcard", key: key})
+		if r.code != 200 {
+			t.Fatalf("export after an import of %d: %d %s", sum.Created, r.code, r.body)
+		}
+		if n := countCards(t, r.body); n != sum.Created {
+			t.Fatalf("export holds %d cards, the import created %d:\n%s", n, sum.Created, r.body)
+		}
+		again, ok := importFuzzed(t, e, key, r.body)
+		if !ok || again.Created != 0 || again.Updated != sum.Created || len(again.Skipped) != 0 {
+			t.Fatalf("the export of %d persons imported as %+v:\n%s", sum.Created, again, r.body)
+		}
+	})
+}
+
+// importFuzzed posts file as text/vcard and checks the answer; ok is
+// whether it was a summary.
+func importFuzzed(t *testing.T, e *env, key, file string) (sum vcardImportJSON, ok bool) {
+	t.Helper()
+	r := e.do(req{method: "POST", path: "/api/import/vcard", key: key, body: file, ctype: "text/vcard"})
+	checkAnswer(t, "POST /api/import/vcard", r)
+	switch r.code {
+	case 200:
+	case 413, 422:
+		return sum, false
+	default:
+		t.Fatalf("import: %d %s", r.code, r.body)
+	}
+	var out dataBody[vcardImportJSON]
+	if err := json.Unmarshal([]byte(r.body), &out); err != nil {
+		t.Fatalf("import: %v: %s", err, r.body)
+	}
+	return out.Data, true
+}
+
+// countCards counts the cards of an export, failing on one go-vcard
+// cannot read.
+func countCards(t *testing.T, file string) int {
+	t.Helper()
+	dec := vcard.NewDecoder(strings.NewReader(file))
+	for n := 0; ; n++ {
+		_, err := dec.Decode()
+		if errors.Is(err, io.EOF) {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("card %d of the export: %v\n%s", n+1, err, file)
+		}
+	}
 }

@@ -146,25 +146,22 @@ type vcardSkipJSON struct {
 // handleVCardImport creates or updates a person for each card of a vCard
 // file, sent as the body (text/vcard) or as the file field of a
 // multipart form. A card that cannot be a person is skipped and named in
-// the answer; the others go in all the same.
+// the answer; the others go in all the same, a page at a time as they are
+// read, so that only the file and one page of cards are in memory.
 func (s *Server) handleVCardImport(c echo.Context) error {
 	body, err := vcardBody(c)
 	if err != nil {
 		return err
 	}
-	cards, skipped, err := decodeVCards(body, s.store.Now())
-	if err != nil {
-		return err
-	}
-	out := vcardImportJSON{Object: "vcard_import", Skipped: skipped}
-	for start := 0; start < len(cards); start += vcardPage {
-		batch := cards[start:min(start+vcardPage, len(cards))]
+	out := vcardImportJSON{Object: "vcard_import"}
+	out.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
 		created, err := s.store.PutCards(c.Request().Context(), account(c), batch)
-		if err != nil {
-			return err
-		}
 		out.Created += created
 		out.Updated += len(batch) - created
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, dataBody[vcardImportJSON]{out})
 }
@@ -228,14 +225,18 @@ func utf8Text(raw []byte) []byte {
 		}
 		raw = []byte(string(runes))
 	}
+	if bytes.IndexByte(raw, 0) < 0 {
+		return raw // no copy of a file of many megabytes for nothing
+	}
 	return bytes.ReplaceAll(raw, []byte{0}, nil)
 }
 
-// decodeVCards reads every card of the file. A file with no card at all
-// is a 422; a card that cannot be a person is skipped, with its reason.
-func decodeVCards(r io.Reader, now time.Time) ([]store.CardInput, []vcardSkipJSON, error) {
+// decodeVCards reads every card of the file and hands them to put a page
+// (vcardPage) at a time. A file with no card at all is a 422, before put
+// is called; a card that cannot be a person is skipped, with its reason.
+func decodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error) ([]vcardSkipJSON, error) {
 	dec := vcard.NewDecoder(r)
-	cards, skipped := []store.CardInput{}, []vcardSkipJSON{}
+	cards, skipped := make([]store.CardInput, 0, vcardPage), []vcardSkipJSON{}
 	seen := 0
 	junk := false // skipping lines that are no card, which count as one
 	for {
@@ -251,7 +252,7 @@ func decodeVCards(r io.Reader, now time.Time) ([]store.CardInput, []vcardSkipJSO
 			}
 			junk = true
 			if seen == 0 {
-				return nil, nil, notVCard()
+				return nil, notVCard()
 			}
 			continue
 		}
@@ -267,12 +268,22 @@ func decodeVCards(r io.Reader, now time.Time) ([]store.CardInput, []vcardSkipJSO
 			skipped = append(skipped, vcardSkipJSON{Card: seen, Name: name, Reason: err.Error()})
 			continue
 		}
-		cards = append(cards, in)
+		if cards = append(cards, in); len(cards) == vcardPage {
+			if err := put(cards); err != nil {
+				return nil, err
+			}
+			cards = cards[:0]
+		}
 	}
 	if seen == 0 {
-		return nil, nil, notVCard()
+		return nil, notVCard()
 	}
-	return cards, skipped, nil
+	if len(cards) > 0 {
+		if err := put(cards); err != nil {
+			return nil, err
+		}
+	}
+	return skipped, nil
 }
 
 func notVCard() error {
