@@ -181,15 +181,23 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// limitBody refuses bodies over maxBodyBytes: at once when the declared
-// length is over, else when reading passes the limit.
+// bodyLimits are the routes that read more than maxBodyBytes.
+var bodyLimits = map[string]int64{"/api/import": maxImportBytes}
+
+// limitBody refuses bodies over maxBodyBytes, or the route's own limit:
+// at once when the declared length is over, else when reading passes it.
+// The route is known here: echo routes before it runs this.
 func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if r.ContentLength > maxBodyBytes {
+		limit, ok := bodyLimits[c.Path()]
+		if !ok {
+			limit = maxBodyBytes
+		}
+		if r.ContentLength > limit {
 			return errBodyTooLarge
 		}
-		r.Body = http.MaxBytesReader(c.Response().Writer, r.Body, maxBodyBytes)
+		r.Body = http.MaxBytesReader(c.Response().Writer, r.Body, limit)
 		return next(c)
 	}
 }
