@@ -1,8 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -185,4 +188,57 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// cutWriter keeps what it is sent and, at its first flush, runs cut.
+type cutWriter struct {
+	discard
+	body strings.Builder
+	cut  func()
+}
+
+func (w *cutWriter) Write(p []byte) (int, error) { w.body.Write(p); return len(p), nil }
+func (w *cutWriter) Flush() {
+	if w.cut != nil {
+		w.cut()
+		w.cut = nil
+	}
+}
+
+// TestExportCutShort: an export that fails once its answer began cuts
+// the connection (net/http's ErrAbortHandler), so that no client takes
+// the part it got for a whole document.
+func TestExportCutShort(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	var doc strings.Builder
+	doc.WriteString(`{"kith_export":1,"persons":[`)
+	for i := range exportBatch + 10 {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		fmt.Fprintf(&doc, `{"first_name":"P%d"}`, i)
+	}
+	doc.WriteString("]}")
+	e.send(key, "POST", "/api/import", doc.String())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := httptest.NewRequestWithContext(ctx, "GET", "/api/export", nil)
+	r.Header.Set("Authorization", "Bearer "+key)
+	w := &cutWriter{discard: discard{header: http.Header{}}, cut: cancel} // the client goes after the first batch
+	func() {
+		defer func() {
+			if p := recover(); p != http.ErrAbortHandler {
+				t.Errorf("the export ended with %v, not net/http's abort", p)
+			}
+		}()
+		e.srv.ServeHTTP(w, r)
+	}()
+	if got := w.body.String(); !strings.Contains(got, `"first_name":"P199"`) || strings.HasSuffix(got, "]}\n") {
+		t.Errorf("the first batch is not there, or the document was closed: %d bytes", len(got))
+	}
+	if !strings.Contains(e.logs.String(), "the export stopped after its answer began") {
+		t.Errorf("the cut is not logged: %s", e.logs.String())
+	}
 }
