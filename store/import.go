@@ -140,8 +140,12 @@ func (im *importer) run(ctx context.Context, userID int64, in AccountImport) err
 	if im.genders, err = im.gendersOf(ctx, in.Genders); err != nil {
 		return fmt.Errorf("store: import genders: %w", err)
 	}
+	journals, err := im.namedRows(ctx, `SELECT id, name FROM journals WHERE account_id = ? ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("store: import journals: %w", err)
+	}
 	for i := range in.Journals {
-		if err := im.journal(ctx, &in.Journals[i]); err != nil {
+		if err := im.journal(ctx, journals, &in.Journals[i]); err != nil {
 			return fmt.Errorf("store: import journal %d: %w", i, err)
 		}
 	}
@@ -267,11 +271,10 @@ func (im *importer) gendersOf(ctx context.Context, genders []Gender) (map[int64]
 	return ids, nil
 }
 
-func (im *importer) journal(ctx context.Context, j *JournalRecord) error {
-	have, err := im.namedRows(ctx, `SELECT id, name FROM journals WHERE account_id = ? ORDER BY id`)
-	if err != nil {
-		return err
-	}
+// journal writes a journal, into the account's of its name that have
+// is not yet taken, or as a new one.
+func (im *importer) journal(ctx context.Context, have *named, j *JournalRecord) error {
+	var err error
 	id := have.take(j.Name)
 	if id != 0 {
 		err = im.exec(ctx, `UPDATE journals SET created_at = ?, updated_at = ? WHERE id = ?`, j.CreatedAt, j.UpdatedAt, id)

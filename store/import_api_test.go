@@ -124,3 +124,23 @@ func TestReadAccountKeepsItsSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportAccountMergesOnce: two journals of the document named as one
+// of the account's: the first takes its place, the second is added.
+func TestImportAccountMergesOnce(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	in := importOf(importedPerson("Ann"))
+	in.Journals = []store.JournalRecord{
+		{Journal: store.Journal{Name: "My first journal", CreatedAt: 1, UpdatedAt: 1}, Entries: []store.Entry{{Year: 2025, Month: 1, Day: 1}}},
+		{Journal: store.Journal{Name: "My first journal", CreatedAt: 2, UpdatedAt: 2}, Entries: []store.Entry{{Year: 2025, Month: 1, Day: 1}}},
+	}
+	n, err := s.ImportAccount(t.Context(), u.AccountID, u.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := s.Journals(t.Context(), u.AccountID)
+	if len(js) != 2 || n.Journals != 1 || n.JournalEntries != 2 {
+		t.Errorf("%d journals, %+v; want the default and one more, an entry each", len(js), n)
+	}
+}
