@@ -159,9 +159,13 @@ func (r *AccountReader) each(ctx context.Context, query string, row func(scanner
 
 // The queries of a batch of persons: the batch's persons are those of the
 // account whose ids lie between its first and its last, so that each
-// table is read once per batch, through its index on person_id.
+// table is read once per batch, through its index on person_id. The unary
+// + keeps SQLite's planner off the indexes that start with account_id
+// (life_events_account, tasks_account_due), which it took for the
+// equality and which read every row of the account for each batch: the
+// export of 5,000 persons took ten times that of 1,000.
 const (
-	batchWhere          = ` WHERE account_id = ? AND person_id BETWEEN ? AND ? ORDER BY person_id, id`
+	batchWhere          = ` WHERE +account_id = ? AND person_id BETWEEN ? AND ? ORDER BY person_id, id`
 	batchContactDetails = `SELECT ` + contactDetailColumns + ` FROM contact_details` + batchWhere
 	batchImportantDates = `SELECT ` + importantDateColumns + ` FROM important_dates` + batchWhere
 	batchNotes          = `SELECT ` + noteColumns + ` FROM notes` + batchWhere
@@ -173,7 +177,7 @@ const (
 	batchTasks          = `SELECT t.id, t.person_id, t.name, t.is_completed, t.due_at, t.completed_at, t.created_at, t.updated_at,
 		c.id, c.name, c.color
 		FROM tasks t LEFT JOIN task_categories c ON c.id = t.task_category_id
-		WHERE t.account_id = ? AND t.person_id BETWEEN ? AND ? ORDER BY t.person_id, t.id`
+		WHERE +t.account_id = ? AND t.person_id BETWEEN ? AND ? ORDER BY t.person_id, t.id`
 )
 
 // batchPersons selects the persons with their card's UID and extra
