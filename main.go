@@ -32,6 +32,8 @@ var commands = []command{
 	{name: "migrate", summary: "apply pending database migrations and exit", flags: migrateFlags},
 	{name: "backup", summary: "write a checked copy of the live database", flags: backupFlags},
 	{name: "restore", summary: "put a checked backup in place of the database (server stopped)", flags: restoreFlags},
+	{name: "export", summary: "write a user's account as an export document (as GET /api/export)", flags: exportFlags},
+	{name: "import", summary: "restore an export document into a user's account without persons (as POST /api/import)", flags: importFlags},
 	{name: "copy", summary: "copy every row into a new, empty database: SQLite to PostgreSQL or back", flags: copyFlags, noConfig: true},
 	{name: "healthcheck", summary: "exit 0 if the server at addr answers GET /api/health with 200, else 1", flags: healthcheckFlags},
 	{name: "version", summary: "print the version (also kith --version)", flags: versionFlags, noConfig: true},

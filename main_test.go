@@ -163,6 +163,8 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		"backup":      {"--out FILE"},
 		"restore":     {"--from FILE"},
 		"copy":        {"--from DB", "--to DB"},
+		"export":      {"--email EMAIL", "--out FILE"},
+		"import":      {"--email EMAIL", "--from FILE"},
 	}
 	for _, c := range commands {
 		code, help, errOut := runKith(append([]string{"help"}, strings.Fields(c.name)...)...)

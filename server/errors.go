@@ -102,6 +102,16 @@ func (v *ValidationError) Error() string {
 	}
 }
 
+// Messages lists every failure's message, field by field: for the command
+// line, which has no errors object to show.
+func (v *ValidationError) Messages() []string {
+	var out []string
+	for _, f := range v.fields {
+		out = append(out, v.messages[f]...)
+	}
+	return out
+}
+
 type errorBody struct {
 	Message string              `json:"message"`
 	Status  int                 `json:"status"`

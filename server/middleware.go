@@ -181,18 +181,18 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bodyLimits are the routes that take files, larger than maxBodyBytes.
-var bodyLimits = map[string]int64{"/api/import/vcard": maxImportBytes}
+// bodyLimits are the routes that read more than maxBodyBytes.
+var bodyLimits = map[string]int64{"/api/import": maxImportBytes, "/api/import/vcard": maxVCardImportBytes}
 
-// limitBody refuses bodies over maxBodyBytes (or the route's own limit):
-// at once when the declared length is over, else when reading passes the
-// limit.
+// limitBody refuses bodies over maxBodyBytes, or the route's own limit:
+// at once when the declared length is over, else when reading passes it.
+// The route is known here: echo routes before it runs this.
 func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		limit := int64(maxBodyBytes)
-		if l, ok := bodyLimits[c.Path()]; ok {
-			limit = l
+		limit, ok := bodyLimits[c.Path()]
+		if !ok {
+			limit = maxBodyBytes
 		}
 		if r.ContentLength > limit {
 			return errBodyTooLarge

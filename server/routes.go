@@ -165,6 +165,9 @@ func (s *Server) routes(corsOrigins []string) {
 	e.DELETE("/api/me/channels/:channel", s.handleChannelDelete, auth)
 	e.POST("/api/me/channels/:channel/test", s.handleChannelTest, auth)
 
+	get("/api/export", s.handleExport, auth)
+	e.POST("/api/import", s.handleImport, auth)
+
 	e.PUT("/api/administration/prune", s.handlePrune, auth)
 	e.POST("/api/administration/users", s.handleUserInvite, auth)
 	e.PUT("/api/administration/users/:user/invite", s.handleInvitationResend, auth)

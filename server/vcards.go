@@ -19,9 +19,9 @@ import (
 	"kith/store"
 )
 
-// maxImportBytes is the largest vCard file an import takes: 20 MiB, some
+// maxVCardImportBytes is the largest vCard file an import takes: 20 MiB, some
 // 20,000 cards without photos, or a few hundred with.
-const maxImportBytes = 20 << 20
+const maxVCardImportBytes = 20 << 20
 
 // vcardPage is how many cards an export reads at a time, and an import
 // writes in one transaction.

@@ -86,19 +86,6 @@ func benchVCards(n int) string {
 	return b.String()
 }
 
-// discard is a ResponseWriter that counts and drops the body, so that an
-// export's B/op and peak heap are the handler's, not a recorder's copy of
-// the file.
-type discard struct {
-	header http.Header
-	code   int
-	n      int64
-}
-
-func (d *discard) Header() http.Header         { return d.header }
-func (d *discard) WriteHeader(code int)        { d.code = code }
-func (d *discard) Write(p []byte) (int, error) { d.n += int64(len(p)); return len(p), nil }
-
 // heapMetrics are the runtime's metrics whose sum is MemStats.HeapInuse,
 // then the heap marked live by the last collection; reading them does not
 // stop the world, as ReadMemStats does.
@@ -239,7 +226,7 @@ func BenchmarkVCardExport(b *testing.B) {
 				if w.code != 200 {
 					b.Fatalf("export: %d", w.code)
 				}
-				size = w.n
+				size = int64(w.n)
 			}
 			reportHeap(b, peak, base)
 			b.ReportMetric(float64(size)/(1<<20), "out-MiB")

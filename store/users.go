@@ -299,3 +299,18 @@ func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, erro
 	}
 	return creds, err
 }
+
+// UserByEmail returns the user with this email, whatever its case: the
+// command line's way to name a user.
+func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	var u User
+	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
+		strings.ToLower(strings.TrimSpace(email))), &u)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrUserNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: get user by email: %w", err)
+	}
+	return u, nil
+}

@@ -1,0 +1,417 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+// ExportVersion is the format of the export document that this Kith
+// writes, and the newest it imports. A change that an older Kith would
+// misread (a field that changes meaning, a row it would drop) takes the
+// next number; a field added for something new does not.
+const ExportVersion = 1
+
+// exportBatch is how many persons an export reads and writes at a time:
+// memory holds one batch, whatever the size of the account.
+const exportBatch = 200
+
+// transferTime is how long an export may take to send, or an import to
+// arrive: longer than the server's 30 s for one request, for a large
+// account over a slow line.
+const transferTime = 10 * time.Minute
+
+// The export document: what each row is made of, named as the API's
+// parameters for making it, so that an import reads each with the rules of
+// the API. Ids are not in it but for task categories and genders, which
+// the tasks and persons refer to by them.
+type (
+	exportHead struct {
+		Version        int              `json:"kith_export"`
+		ExportedAt     int64            `json:"exported_at"`
+		Settings       exportSettings   `json:"settings"`
+		TaskCategories []exportCategory `json:"task_categories"`
+		Genders        []exportGender   `json:"genders"`
+		Journals       []exportJournal  `json:"journals"`
+	}
+	exportSettings struct {
+		Timezone  string          `json:"timezone"`
+		Reminders exportReminders `json:"reminders"`
+	}
+	exportReminders struct {
+		SendAt *string `json:"send_at"`
+		Days   int64   `json:"days"`
+	}
+	exportCategory struct {
+		ID        int64  `json:"id"`
+		Name      string `json:"name"`
+		Color     string `json:"color"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt *int64 `json:"updated_at"`
+	}
+	exportGender struct {
+		ID        int64  `json:"id"`
+		Name      string `json:"name"`
+		Position  int64  `json:"position"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt *int64 `json:"updated_at"`
+	}
+	exportJournal struct {
+		Name      string        `json:"name"`
+		CreatedAt int64         `json:"created_at"`
+		UpdatedAt int64         `json:"updated_at"`
+		Entries   []exportEntry `json:"entries"`
+	}
+	exportEntry struct {
+		Year      int   `json:"year"`
+		Month     int   `json:"month"`
+		Day       int   `json:"day"`
+		CreatedAt int64 `json:"created_at"`
+		UpdatedAt int64 `json:"updated_at"`
+	}
+	exportPerson struct {
+		UID                *string               `json:"uid"`
+		FirstName          string                `json:"first_name"`
+		LastName           *string               `json:"last_name"`
+		MiddleName         *string               `json:"middle_name"`
+		Nickname           *string               `json:"nickname"`
+		MaidenName         *string               `json:"maiden_name"`
+		Prefix             *string               `json:"prefix"`
+		Suffix             *string               `json:"suffix"`
+		HowWeMet           *string               `json:"how_we_met"`
+		MaritalStatus      string                `json:"marital_status"`
+		KidsStatus         string                `json:"kids_status"`
+		GenderID           *int64                `json:"gender_id"`
+		CanBeDeleted       bool                  `json:"can_be_deleted"`
+		IsListed           bool                  `json:"is_listed"`
+		Age                *exportAge            `json:"age"`
+		PhysicalAppearance map[string]*string    `json:"physical_appearance"`
+		VCardExtra         *string               `json:"vcard_extra"`
+		CreatedAt          int64                 `json:"created_at"`
+		UpdatedAt          int64                 `json:"updated_at"`
+		StayInTouch        *exportCadence        `json:"stay_in_touch"`
+		ContactDetails     []exportContactDetail `json:"contact_details"`
+		ImportantDates     []exportImportantDate `json:"important_dates"`
+		Notes              []exportNote          `json:"notes"`
+		Gifts              []exportGift          `json:"gifts"`
+		LifeEvents         []exportLifeEvent     `json:"life_events"`
+		WorkHistory        []exportWorkEntry     `json:"work_history"`
+		Tasks              []exportTask          `json:"tasks"`
+		Interactions       []exportInteraction   `json:"interactions"`
+	}
+	// exportAge has the fields of its kind only, as PATCH …/age takes
+	// them, and estimated_at, when an estimated age was set.
+	exportAge struct {
+		AgeType           string  `json:"age_type"`
+		AgeYear           *int64  `json:"age_year,omitempty"`
+		AgeMonth          *int64  `json:"age_month,omitempty"`
+		AgeDay            *int64  `json:"age_day,omitempty"`
+		EstimatedAge      *int64  `json:"estimated_age,omitempty"`
+		EstimatedAt       *int64  `json:"estimated_at,omitempty"`
+		AgeBracket        *string `json:"age_bracket,omitempty"`
+		AddYearlyReminder bool    `json:"add_yearly_reminder"`
+	}
+	exportCadence struct {
+		EveryDays int64  `json:"every_days"`
+		SinceOn   string `json:"since_on"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt int64  `json:"updated_at"`
+	}
+	exportContactDetail struct {
+		Kind       string  `json:"kind"`
+		Label      *string `json:"label"`
+		Position   int64   `json:"position"`
+		Value      *string `json:"value"`
+		Network    *string `json:"network"`
+		Street     *string `json:"street"`
+		City       *string `json:"city"`
+		PostalCode *string `json:"postal_code"`
+		Region     *string `json:"region"`
+		Country    *string `json:"country"`
+		CreatedAt  int64   `json:"created_at"`
+		UpdatedAt  int64   `json:"updated_at"`
+	}
+	exportImportantDate struct {
+		Label        string `json:"label"`
+		Year         *int64 `json:"year"`
+		Month        int64  `json:"month"`
+		Day          int64  `json:"day"`
+		RemindYearly bool   `json:"remind_yearly"`
+		CreatedAt    int64  `json:"created_at"`
+		UpdatedAt    int64  `json:"updated_at"`
+	}
+	exportNote struct {
+		Content   string `json:"content"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt int64  `json:"updated_at"`
+	}
+	// exportGift's date is its gifted_at, named as the API takes it.
+	exportGift struct {
+		Name      string  `json:"name"`
+		Occasion  *string `json:"occasion"`
+		URL       *string `json:"url"`
+		Status    string  `json:"status"`
+		Date      *int64  `json:"date"`
+		CreatedAt int64   `json:"created_at"`
+		UpdatedAt int64   `json:"updated_at"`
+	}
+	exportLifeEvent struct {
+		Description      string  `json:"description"`
+		Comment          *string `json:"comment"`
+		Icon             *string `json:"icon"`
+		BgColor          *string `json:"bg_color"`
+		TextColor        *string `json:"text_color"`
+		HappenedAt       int64   `json:"happened_at"`
+		ShouldBeReminded bool    `json:"should_be_reminded"`
+		CreatedAt        int64   `json:"created_at"`
+		UpdatedAt        int64   `json:"updated_at"`
+	}
+	exportWorkEntry struct {
+		JobTitle        string  `json:"job_title"`
+		CompanyName     *string `json:"company_name"`
+		EstimatedSalary *string `json:"estimated_salary"`
+		Duration        *string `json:"duration"`
+		Active          bool    `json:"active"`
+		CreatedAt       int64   `json:"created_at"`
+		UpdatedAt       int64   `json:"updated_at"`
+	}
+	exportTask struct {
+		Name           string `json:"name"`
+		TaskCategoryID *int64 `json:"task_category_id"`
+		IsCompleted    bool   `json:"is_completed"`
+		DueAt          *int64 `json:"due_at"`
+		CompletedAt    *int64 `json:"completed_at"`
+		CreatedAt      int64  `json:"created_at"`
+		UpdatedAt      int64  `json:"updated_at"`
+	}
+	exportInteraction struct {
+		HappenedOn string  `json:"happened_on"`
+		Kind       string  `json:"kind"`
+		Note       *string `json:"note"`
+		CreatedAt  int64   `json:"created_at"`
+		UpdatedAt  int64   `json:"updated_at"`
+	}
+)
+
+// handleExport streams the account as an export document: the persons
+// leave a batch at a time, each batch flushed to the client.
+func (s *Server) handleExport(c echo.Context) error {
+	sess, _ := session(c)
+	res := c.Response()
+	_ = http.NewResponseController(res).SetWriteDeadline(time.Now().Add(transferTime)) // unsupported in tests
+	res.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	res.Header().Set(echo.HeaderContentDisposition,
+		`attachment; filename="kith-export-`+s.store.Now().UTC().Format(time.DateOnly)+`.json"`)
+	flush := func() error {
+		if c.Request().Method != http.MethodHead { // a HEAD's status waits for the length of what it drops
+			return http.NewResponseController(res).Flush()
+		}
+		return nil
+	}
+	_, err := WriteExport(c.Request().Context(), s.store, sess.AccountID, sess.UserID, res, flush)
+	if err == nil || !res.Committed {
+		if err != nil {
+			res.Header().Del(echo.HeaderContentDisposition) // an error body is no export
+		}
+		return err
+	}
+	// The answer has begun, and cannot become an error: the log says why,
+	// and the connection is cut, so that the client sees a failed transfer
+	// rather than a document that merely stops.
+	ev := s.log.Error()
+	if c.Request().Context().Err() != nil {
+		ev = s.log.Info() // the client went away
+	}
+	ev.Err(err).Str("request_id", requestID(c)).Msg("the export stopped after its answer began")
+	panic(http.ErrAbortHandler)
+}
+
+// WriteExport writes the account as an export document to w, for the
+// user whose settings it carries. The persons are read and written
+// exportBatch at a time, in one snapshot of the account; flush, when not
+// nil, runs after each batch, so that the document leaves as it is made.
+// Until the first batch is read (or 64 KiB are), the document waits in a
+// buffer, so that an error in the first reads can still be answered as
+// one. It returns how many persons it wrote.
+func WriteExport(ctx context.Context, st *store.Store, accountID, userID int64, w io.Writer, flush func() error) (persons int, err error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as the API writes: an export is no HTML page
+	// encode writes v after sep, without the encoder's newline.
+	encode := func(sep string, v any) error {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		_, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return err
+	}
+	send := func() error {
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if flush != nil {
+			return flush()
+		}
+		return nil
+	}
+	err = st.ReadAccount(ctx, accountID, func(r *store.AccountReader) error {
+		head, err := readHead(ctx, r, userID, st.Now().Unix())
+		if err != nil {
+			return err
+		}
+		if err := enc.Encode(head); err != nil {
+			return err
+		}
+		// The head's object stays open for the persons, one a line.
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("}\n")))
+		bw.WriteString(`,"persons":[`)
+		sep := "\n"
+		for after := int64(0); ; {
+			batch, err := r.Persons(ctx, after, exportBatch)
+			if err != nil {
+				return err
+			}
+			for i := range batch {
+				if err := encode(sep, exportPersonOf(&batch[i])); err != nil {
+					return err
+				}
+				sep = ",\n"
+			}
+			persons += len(batch)
+			if len(batch) < exportBatch {
+				break
+			}
+			after = batch[len(batch)-1].ID
+			if err := send(); err != nil {
+				return err
+			}
+		}
+		bw.WriteString("\n]}\n")
+		return send()
+	})
+	return persons, err
+}
+
+// readHead reads what comes before the persons.
+func readHead(ctx context.Context, r *store.AccountReader, userID, now int64) (exportHead, error) {
+	h := exportHead{Version: ExportVersion, ExportedAt: now}
+	us, err := r.UserSettings(ctx, userID)
+	if err != nil {
+		return h, err
+	}
+	h.Settings = exportSettings{Timezone: us.Timezone, Reminders: exportReminders{SendAt: us.Reminders.SendAt, Days: us.Reminders.Days}}
+	cats, err := r.TaskCategories(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.TaskCategories = make([]exportCategory, len(cats))
+	for i, c := range cats {
+		h.TaskCategories[i] = exportCategory{ID: c.ID, Name: c.Name, Color: c.Color, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	}
+	genders, err := r.Genders(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.Genders = make([]exportGender, len(genders))
+	for i, g := range genders {
+		h.Genders[i] = exportGender{ID: g.ID, Name: g.Name, Position: g.Position, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+	}
+	journals, err := r.Journals(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.Journals = make([]exportJournal, len(journals))
+	for i, j := range journals {
+		entries := make([]exportEntry, len(j.Entries))
+		for k, en := range j.Entries {
+			entries[k] = exportEntry{Year: en.Year, Month: en.Month, Day: en.Day, CreatedAt: en.CreatedAt, UpdatedAt: en.UpdatedAt}
+		}
+		h.Journals[i] = exportJournal{Name: j.Name, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, Entries: entries}
+	}
+	return h, nil
+}
+
+func exportPersonOf(p *store.PersonRecord) exportPerson {
+	look := make(map[string]*string, len(store.AppearanceFields))
+	for i, f := range store.AppearanceFields {
+		look[f] = p.Appearance[i]
+	}
+	out := exportPerson{
+		UID: p.UID, FirstName: p.FirstName, LastName: p.LastName, MiddleName: p.MiddleName, Nickname: p.Nickname,
+		MaidenName: p.MaidenName, Prefix: p.Prefix, Suffix: p.Suffix, HowWeMet: p.HowWeMet,
+		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
+		Age: exportAgeOf(p.Age), PhysicalAppearance: look, VCardExtra: p.VCardExtra, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		ContactDetails: make([]exportContactDetail, len(p.ContactDetails)),
+		ImportantDates: make([]exportImportantDate, len(p.ImportantDates)),
+		Notes:          make([]exportNote, len(p.Notes)),
+		Gifts:          make([]exportGift, len(p.Gifts)),
+		LifeEvents:     make([]exportLifeEvent, len(p.LifeEvents)),
+		WorkHistory:    make([]exportWorkEntry, len(p.WorkHistory)),
+		Tasks:          make([]exportTask, len(p.Tasks)),
+		Interactions:   make([]exportInteraction, len(p.Interactions)),
+	}
+	if p.Gender != nil {
+		out.GenderID = &p.Gender.ID
+	}
+	if c := p.StayInTouch; c != nil {
+		out.StayInTouch = &exportCadence{EveryDays: c.EveryDays, SinceOn: c.SinceOn, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	}
+	for i, d := range p.ContactDetails {
+		out.ContactDetails[i] = exportContactDetail{Kind: d.Kind, Label: d.Label, Position: d.Position, Value: d.Value,
+			Network: d.Network, Street: d.Street, City: d.City, PostalCode: d.PostalCode, Region: d.Region, Country: d.Country,
+			CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+	}
+	for i, d := range p.ImportantDates {
+		out.ImportantDates[i] = exportImportantDate{Label: d.Label, Year: d.Year, Month: d.Month, Day: d.Day,
+			RemindYearly: d.RemindYearly, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+	}
+	for i, n := range p.Notes {
+		out.Notes[i] = exportNote{Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
+	}
+	for i, g := range p.Gifts {
+		out.Gifts[i] = exportGift{Name: g.Name, Occasion: g.Occasion, URL: g.URL, Status: g.Status, Date: g.GiftedAt,
+			CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+	}
+	for i, ev := range p.LifeEvents {
+		out.LifeEvents[i] = exportLifeEvent{Description: ev.Description, Comment: ev.Comment, Icon: ev.Icon, BgColor: ev.BgColor,
+			TextColor: ev.TextColor, HappenedAt: ev.HappenedAt, ShouldBeReminded: ev.ShouldBeReminded,
+			CreatedAt: ev.CreatedAt, UpdatedAt: ev.UpdatedAt}
+	}
+	for i, w := range p.WorkHistory {
+		out.WorkHistory[i] = exportWorkEntry{JobTitle: w.JobTitle, CompanyName: w.CompanyName, EstimatedSalary: w.EstimatedSalary,
+			Duration: w.Duration, Active: w.Active, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
+	}
+	for i, t := range p.Tasks {
+		out.Tasks[i] = exportTask{Name: t.Name, IsCompleted: t.IsCompleted, DueAt: t.DueAt, CompletedAt: t.CompletedAt,
+			CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		if t.Category != nil {
+			out.Tasks[i].TaskCategoryID = &t.Category.ID
+		}
+	}
+	for i, in := range p.Interactions {
+		out.Interactions[i] = exportInteraction{HappenedOn: in.HappenedOn, Kind: in.Kind, Note: in.Note,
+			CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
+	}
+	return out
+}
+
+// exportAgeOf is the person's age as PATCH …/age takes it; nil for none.
+func exportAgeOf(a store.Age) *exportAge {
+	if a.Type == nil {
+		return nil
+	}
+	return &exportAge{AgeType: *a.Type, AgeYear: a.Year, AgeMonth: a.Month, AgeDay: a.Day,
+		EstimatedAge: a.Estimated, EstimatedAt: a.EstimatedAt, AgeBracket: a.Bracket,
+		AddYearlyReminder: a.YearlyReminder != nil && *a.YearlyReminder}
+}

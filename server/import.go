@@ -1,0 +1,284 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/store"
+)
+
+// maxImportBytes is the largest document POST /api/import reads: 50 MiB,
+// binary, some 20,000 persons with a few details each.
+const maxImportBytes = 50 << 20
+
+// maxImportErrors bounds the problems that one refused document lists.
+const maxImportErrors = 100
+
+// The refusals of a document that is not JSON, or not one object.
+var (
+	ErrNotJSON       = errors.New("server: the document is not valid JSON")
+	ErrNotJSONObject = errors.New("server: the document is not a JSON object")
+)
+
+var errAccountHasPersons = &apiError{http.StatusConflict,
+	"This account has persons already: an import restores an export into an account that has none."}
+
+type importJSON struct {
+	Object         string `json:"object"`
+	Persons        int    `json:"persons"`
+	ContactDetails int    `json:"contact_details"`
+	ImportantDates int    `json:"important_dates"`
+	Notes          int    `json:"notes"`
+	Gifts          int    `json:"gifts"`
+	LifeEvents     int    `json:"life_events"`
+	WorkHistory    int    `json:"work_history"`
+	Tasks          int    `json:"tasks"`
+	Interactions   int    `json:"interactions"`
+	StayInTouch    int    `json:"stay_in_touch"`
+	TaskCategories int    `json:"task_categories"`
+	Genders        int    `json:"genders"`
+	Journals       int    `json:"journals"`
+	JournalEntries int    `json:"journal_entries"`
+	Merged         int    `json:"merged"`
+}
+
+// handleImport restores an export document, the body, into the caller's
+// account, which must have no persons yet. The body is JSON whatever its
+// Content-Type says (curl's --data-binary sends a form's).
+func (s *Server) handleImport(c echo.Context) error {
+	sess, _ := session(c)
+	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
+	var body bytes.Buffer
+	if n := c.Request().ContentLength; n > 0 && n <= maxImportBytes {
+		body.Grow(int(n) + bytes.MinRead) // read once into its size, not grown by doubling
+	}
+	if _, err := body.ReadFrom(c.Request().Body); err != nil {
+		return bodyError(err, errInvalidJSON)
+	}
+	doc := body.Bytes()
+	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	switch {
+	case errors.Is(err, ErrNotJSON):
+		return errInvalidJSON
+	case errors.Is(err, ErrNotJSONObject):
+		return errNotJSONObject
+	case errors.Is(err, store.ErrAccountHasPersons):
+		return errAccountHasPersons
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[importJSON]{importJSON{Object: "import",
+		Persons: n.Persons, ContactDetails: n.ContactDetails, ImportantDates: n.ImportantDates, Notes: n.Notes,
+		Gifts: n.Gifts, LifeEvents: n.LifeEvents, WorkHistory: n.WorkHistory, Tasks: n.Tasks,
+		Interactions: n.Interactions, StayInTouch: n.StayInTouch, TaskCategories: n.TaskCategories,
+		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries, Merged: n.Merged}})
+}
+
+// ImportDocument restores an export document into the account, for the
+// user, in whose time zone tz the rules that look at today (a birth year
+// at most this one, an interaction at most tomorrow) take it. Every
+// row is read with the API's rules for making it, and the whole document
+// is checked before anything is written: a *ValidationError names each
+// problem by its place (persons.3.gifts.0.name), at most 100 of them. It is
+// then read a second time as it is written, in one transaction, so that
+// the persons are never all in memory at once and a failure writes
+// nothing. ErrNotJSON, ErrNotJSONObject and store.ErrAccountHasPersons are
+// the other refusals.
+func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int64, tz string, doc []byte) (store.ImportCounts, error) {
+	if !utf8.Valid(doc) {
+		return store.ImportCounts{}, ErrNotJSON
+	}
+	now := st.Now()
+	loc := userZone(tz)
+	check := newDocReader(dateOf(now.In(loc)), now.Unix())
+	in, err := check.head(doc)
+	if err != nil {
+		return store.ImportCounts{}, err
+	}
+	in.Persons = func(add func(*store.PersonRecord) error) error {
+		write := newDocReader(check.today, check.now)
+		return walk(doc, func(key string, dec *json.Decoder) error {
+			if key != "persons" {
+				return skip(dec)
+			}
+			_, err := elements(dec, func(i int, v any) error {
+				where := "persons." + strconv.Itoa(i)
+				p := write.person(where, v)
+				if write.count > 0 {
+					return fmt.Errorf("server: import: %s passed its check, then failed: %v", where, &write.errs)
+				}
+				return add(&p)
+			})
+			return err
+		})
+	}
+	return st.ImportAccount(ctx, accountID, userID, in)
+}
+
+// head checks the whole document and returns what comes before the
+// persons, which are checked and dropped.
+func (r *docReader) head(doc []byte) (store.AccountImport, error) {
+	var in store.AccountImport
+	top := &params{values: map[string]any{}}
+	err := walk(doc, func(key string, dec *json.Decoder) error {
+		switch key {
+		case "persons":
+			isArray, err := elements(dec, func(i int, v any) error {
+				if !r.full() {
+					r.person("persons."+strconv.Itoa(i), v)
+				}
+				return nil
+			})
+			if err == nil && !isArray {
+				r.fail("persons", "The persons field must be an array.")
+			}
+			return err
+		case "kith_export", "settings", "task_categories", "genders", "journals":
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return notJSON(err)
+			}
+			top.values[key] = v
+			return nil
+		}
+		return skip(dec)
+	})
+	if err != nil {
+		return in, err
+	}
+	// The version first: the rows of a newer format are not this
+	// reader's to judge.
+	version := top.integer("kith_export")
+	switch {
+	case version == nil && !top.failed("kith_export"):
+		return in, invalid("kith_export", "The kith export field is required: the document is not a Kith export.")
+	case version == nil:
+		return in, &top.errs
+	case *version < 1:
+		return in, invalid("kith_export", "The selected kith export is invalid.")
+	case *version > ExportVersion:
+		return in, invalid("kith_export", fmt.Sprintf("This export is of format %d, newer than this Kith reads (%d and older): "+
+			"import it into a newer Kith.", *version, ExportVersion))
+	}
+	in.Timezone, in.Reminders = r.settings(top.values["settings"])
+	in.TaskCategories = r.categoriesOf(top.values["task_categories"])
+	in.Genders = r.gendersOf(top.values["genders"])
+	in.Journals = r.journalsOf(top.values["journals"])
+	r.checkRefs()
+	if r.count > 0 {
+		return in, &r.errs
+	}
+	return in, nil
+}
+
+// walk reads the document's one object, calling field with each member's
+// name and a decoder at its value, which field must read. An empty
+// document is an empty object.
+func walk(doc []byte, field func(key string, dec *json.Decoder) error) error {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber() // keeps 1985 apart from 1985.5, as readParams does
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return notJSON(err)
+	}
+	if tok != json.Delim('{') {
+		if _, ok := tok.(json.Delim); ok {
+			if err := skipRest(dec); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return notJSON(err)
+		}
+		return ErrNotJSONObject
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return notJSON(err)
+		}
+		if err := field(tok.(string), dec); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return notJSON(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return notJSON(err) // data after the object
+	}
+	return nil
+}
+
+// elements reads an array one element at a time; null is an empty one.
+// A value of another kind is read past, and isArray is false.
+func elements(dec *json.Decoder, each func(i int, v any) error) (isArray bool, err error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return false, notJSON(err)
+	}
+	switch tok {
+	case nil:
+		return true, nil
+	case json.Delim('{'):
+		return false, skipRest(dec)
+	case json.Delim('['):
+	default:
+		return false, nil // a scalar, read whole
+	}
+	for i := 0; dec.More(); i++ {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return false, notJSON(err)
+		}
+		if err := each(i, v); err != nil {
+			return false, err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing bracket
+		return false, notJSON(err)
+	}
+	return true, nil
+}
+
+// skip reads past the value ahead.
+func skip(dec *json.Decoder) error {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return notJSON(err)
+	}
+	return nil
+}
+
+// skipRest reads past the rest of an object or array whose opening
+// delimiter was read.
+func skipRest(dec *json.Decoder) error {
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
+		if err != nil {
+			return notJSON(err)
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+func notJSON(err error) error { return fmt.Errorf("%w: %v", ErrNotJSON, err) }
