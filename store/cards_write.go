@@ -55,7 +55,7 @@ const NoteSeparator = "\n\n"
 // in between. created tells which it was.
 func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		c, created, err = s.putCardTx(ctx, tx, accountID, in, check)
+		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true)
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) 
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		created = 0
 		for _, in := range ins {
-			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil)
+			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil, false)
 			if err != nil {
 				return err
 			}
@@ -87,14 +87,24 @@ func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) 
 	return created, err
 }
 
-func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
-	old, err := loadCards(ctx, tx, accountID, `uid = ?`, 1, in.UID)
-	if err != nil {
-		return Card{}, false, err
-	}
+// putCardTx is PutCard in tx; it reads the card back only when reload
+// says so. A new card, the most of an import, costs one lookup, one insert
+// and one a detail.
+func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, reload bool) (c Card, created bool, err error) {
 	var oldCard *Card
-	if len(old) == 1 {
-		oldCard = &old[0]
+	var oldID int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM persons WHERE account_id = ? AND uid = ?`, accountID, in.UID).Scan(&oldID)
+	switch {
+	case err == nil:
+		old, err := loadCards(ctx, tx, accountID, `id = ?`, 1, oldID)
+		if err != nil {
+			return Card{}, false, err
+		}
+		if len(old) == 1 {
+			oldCard = &old[0]
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return Card{}, false, fmt.Errorf("store: find card: %w", err)
 	}
 	if check != nil {
 		if err := check(oldCard); err != nil {
@@ -121,8 +131,8 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 	if err == nil {
 		err = s.putCardWork(ctx, tx, accountID, personID, oldCard, in.Work)
 	}
-	if err != nil {
-		return Card{}, false, err
+	if err != nil || !reload {
+		return Card{}, created, err
 	}
 	cards, err := loadCards(ctx, tx, accountID, `id = ?`, 1, personID)
 	if err != nil {
@@ -138,21 +148,27 @@ func (s *Store) insertCardPerson(ctx context.Context, tx *txn, accountID int64, 
 		return 0, err
 	}
 	var id int64
+	var ageType *string
+	var year *int64
+	var month, day *int64
+	var remind *bool
+	if b := in.Birthday; b != nil {
+		exact, yes := "exact", true
+		ageType, year, month, day, remind = &exact, &b.Year, b.Month, b.Day, &yes
+	}
 	err = tx.QueryRowContext(ctx, `INSERT INTO persons (account_id, uid, card_name, first_name, last_name, middle_name,
-			nickname, prefix, suffix, gender_id, vcard_extra, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			nickname, prefix, suffix, gender_id, vcard_extra, age_type, age_year, age_month, age_day, yearly_reminder,
+			created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		accountID, in.UID, nullIfEmpty(in.Name), in.FirstName, in.LastName, in.MiddleName, in.Nickname, in.Prefix, in.Suffix,
-		genderID, nullIfEmpty(in.Extra), now, now).Scan(&id)
+		genderID, nullIfEmpty(in.Extra), ageType, year, month, day, remind, now, now).Scan(&id)
 	if isForeignKeyViolation(err) {
 		return 0, ErrAccountNotFound
 	}
 	if err != nil {
 		return 0, fmt.Errorf("store: create person from card: %w", err)
 	}
-	if in.Birthday != nil {
-		err = setCardBirthday(ctx, tx, id, in.Birthday, true)
-	}
-	return id, err
+	return id, nil
 }
 
 func (s *Store) updateCardPerson(ctx context.Context, tx *txn, accountID int64, old *Card, in CardInput) error {
@@ -220,8 +236,10 @@ func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID
 	if old != nil && sameDetails(old.Details, details) {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM contact_details WHERE person_id = ?`, personID); err != nil {
-		return fmt.Errorf("store: replace contact details from card: %w", err)
+	if old != nil && len(old.Details) > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM contact_details WHERE person_id = ?`, personID); err != nil {
+			return fmt.Errorf("store: replace contact details from card: %w", err)
+		}
 	}
 	now := s.now()
 	positions := map[string]int64{}
@@ -324,8 +342,10 @@ func (s *Store) putCardNote(ctx context.Context, tx *txn, accountID, personID in
 	if old != nil && JoinNotes(old.Notes) == *note {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE person_id = ?`, personID); err != nil {
-		return fmt.Errorf("store: replace notes from card: %w", err)
+	if old != nil && len(old.Notes) > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE person_id = ?`, personID); err != nil {
+			return fmt.Errorf("store: replace notes from card: %w", err)
+		}
 	}
 	now := s.now()
 	_, err := tx.ExecContext(ctx, `INSERT INTO notes (account_id, person_id, content, created_at, updated_at)
@@ -357,8 +377,10 @@ func (s *Store) putCardWork(ctx context.Context, tx *txn, accountID, personID in
 		return nil
 	}
 	now := s.now()
-	if err := deactivateOthers(ctx, tx, accountID, personID, 0, now); err != nil {
-		return err
+	if old != nil && old.Work != nil {
+		if err := deactivateOthers(ctx, tx, accountID, personID, 0, now); err != nil {
+			return err
+		}
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO work_history (account_id, person_id, job_title, company_name, active,
 			created_at, updated_at)

@@ -34,9 +34,28 @@ CREATE TABLE deleted_cards (
 CREATE INDEX deleted_cards_seq ON deleted_cards(account_id, card_seq);
 
 -- card_bump counts a change to the account's address book and answers the
--- new count.
-CREATE FUNCTION card_bump(acct bigint) RETURNS bigint LANGUAGE sql AS $$
-  UPDATE accounts SET card_seq = card_seq + 1 WHERE id = acct RETURNING card_seq
+-- new count. A transaction counts once, however many cards it changes:
+-- its changes become visible together, so one count tells them all, and a
+-- second update of the account's row in one transaction would leave one
+-- more version of it for each (an import of 5,000 persons made 30,000, and
+-- took 51 s instead of 11). The count is kept for the transaction in a
+-- setting local to it, with the transaction's id beside it.
+CREATE FUNCTION card_bump(acct bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  key text := 'kith.card_seq_' || acct;
+  kept text := current_setting(key, true);
+  tx text := txid_current()::text;
+  seq bigint;
+BEGIN
+  IF kept LIKE tx || ':%' THEN
+    RETURN substr(kept, length(tx) + 2)::bigint;
+  END IF;
+  UPDATE accounts SET card_seq = card_seq + 1 WHERE id = acct RETURNING card_seq INTO seq;
+  IF seq IS NOT NULL THEN
+    PERFORM set_config(key, tx || ':' || seq, true);
+  END IF;
+  RETURN seq;
+END
 $$;
 
 -- Only writes that leave card_seq alone are changes; a BEFORE trigger
@@ -72,9 +91,13 @@ CREATE TRIGGER persons_card_delete AFTER DELETE ON persons
 CREATE FUNCTION card_child_write() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   r record;
+  seq bigint;
 BEGIN
   IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
-  UPDATE persons SET card_seq = card_bump(r.account_id) WHERE id = r.person_id;
+  seq := card_bump(r.account_id);
+  -- A person written already in this transaction (one made with its
+  -- details, by an import) has the count: no new version of its row.
+  UPDATE persons SET card_seq = seq WHERE id = r.person_id AND card_seq IS DISTINCT FROM seq;
   RETURN NULL;
 END
 $$;
