@@ -362,6 +362,12 @@ func FuzzReminderWrites(f *testing.F) {
 // 5xx; and what an import made, the export gives back as a file that
 // imports again with no card skipped. An input that makes persons leaves
 // its account to itself, so that an export holds only what one input made.
+//
+// An input costs several writes, some 10 ms with the fuzzer's coverage of
+// SQLite: minimizing one new input for the default minute would take the
+// whole of a short run, so explore with a bounded minimization:
+//
+//	go test ./server -run '^$' -fuzz FuzzVCardImport -fuzztime 5m -fuzzminimizetime 100x
 func FuzzVCardImport(f *testing.F) {
 	e := newEnv(f)
 	files, err := filepath.Glob(filepath.Join("testdata", "vcard", "*"))
