@@ -482,3 +482,23 @@ func TestVCardImportPages(t *testing.T) {
 		t.Errorf("%d persons, want %d", n, 2*vcardPage+50)
 	}
 }
+
+// TestVCardEscapedUID: a UID with an escaped semicolon is read as the UID
+// it means, so that the card it is exported as imports as the same person.
+func TestVCardEscapedUID(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	post := func(body string) map[string]any {
+		r := e.do(req{method: "POST", path: "/api/import/vcard", key: key, body: body, ctype: "text/vcard"})
+		if r.code != 200 {
+			t.Fatalf("%d %s", r.code, r.body)
+		}
+		return r.json(t)["data"].(map[string]any)
+	}
+	wantField(t, post("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:a\\;b\r\nFN:Toby Flenderson\r\nEND:VCARD\r\n"), "created", 1)
+	export := e.do(req{method: "GET", path: "/api/export/vcard", key: key}).body
+	if uid := cardsByUID(t, export); len(uid) != 1 || uid["a;b"] == "" {
+		t.Fatalf("exported UIDs %v", uid)
+	}
+	wantField(t, post(export), "updated", 1)
+}

@@ -148,7 +148,7 @@ func (d *decoder) names() error {
 // same file again finds the same persons.
 func (d *decoder) uid() {
 	if f := d.card.Get(vcard.FieldUID); f != nil {
-		if uid := strings.TrimSpace(f.Value); uid != "" && len(uid) <= maxUID && !strings.ContainsAny(uid, "\r\n") {
+		if uid := strings.TrimSpace(unescape(f.Value)); uid != "" && len(uid) <= maxUID && !strings.ContainsAny(uid, "\r\n") {
 			d.in.UID = uid
 			d.take(f)
 			return
