@@ -95,7 +95,7 @@ type CardRef struct {
 // content.
 func (s *Store) CardRefs(ctx context.Context, accountID int64) ([]CardRef, error) {
 	refs := []CardRef{}
-	err := eachRow(ctx, nil, s.r, `SELECT uid, card_name, card_seq, updated_at FROM persons WHERE account_id = ? ORDER BY id`,
+	err := eachRow(ctx, s.r, `SELECT uid, card_name, card_seq, updated_at FROM persons WHERE account_id = ? ORDER BY id`,
 		[]any{accountID}, func(sc scanner) error {
 			var r CardRef
 			if err := sc.Scan(&r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
@@ -122,15 +122,6 @@ func (s *Store) Cards(ctx context.Context, accountID, afterID int64, limit int) 
 	return loadCards(ctx, tx, accountID, `id > ?`, limit, afterID)
 }
 
-// prefixScanner scans the columns before personColumns into pre, so that
-// scanPerson reads the rest.
-type prefixScanner struct {
-	sc  scanner
-	pre []any
-}
-
-func (p prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append(p.pre, dest...)...) }
-
 // loadCards reads the account's persons that match where, by id, with
 // their details: one query a table, whatever the number of persons.
 func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limit int, args ...any) ([]Card, error) {
@@ -138,100 +129,55 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 	// statement whose LIMIT is bound again at every run, which was 30% of
 	// an import. Its values are few (1 and a page), so the statements are.
 	lim := " LIMIT " + strconv.Itoa(limit)
-	rows, err := tx.QueryContext(ctx, `SELECT `+cardColumns+` FROM persons
-		WHERE account_id = ? AND `+where+` ORDER BY id`+lim, append([]any{accountID}, args...)...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list cards: %w", err)
-	}
-	defer rows.Close()
 	cards := []Card{}
-	byID := map[int64]*Card{}
-	for rows.Next() {
-		var c Card
-		if err := scanPerson(prefixScanner{rows, []any{&c.UID, &c.Name, &c.Extra, &c.Seq}}, &c.Person); err != nil {
-			return nil, fmt.Errorf("store: scan card: %w", err)
-		}
-		cards = append(cards, c)
+	err := eachRow(ctx, tx, `SELECT `+cardColumns+` FROM persons WHERE account_id = ? AND `+where+` ORDER BY id`+lim,
+		append([]any{accountID}, args...), func(sc scanner) error {
+			var c Card
+			if err := scanPerson(extraScanner{sc, []any{&c.UID, &c.Name, &c.Extra, &c.Seq}}, &c.Person); err != nil {
+				return err
+			}
+			cards = append(cards, c)
+			return nil
+		})
+	if err != nil || len(cards) == 0 {
+		return cards, wrapErr("store: list cards", err)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list cards: %w", err)
-	}
-	if len(cards) == 0 {
-		return cards, nil
-	}
+	at := make(map[int64]*Card, len(cards))
 	for i := range cards {
-		byID[cards[i].ID] = &cards[i]
+		at[cards[i].ID] = &cards[i]
 	}
 	// The same persons again, by a query of fixed text: a list of ids
 	// would make a statement per length, which the statement cache keeps.
-	ids := append([]any{accountID}, args...)
-	in := `person_id IN (SELECT id FROM persons WHERE account_id = ? AND ` + where + ` ORDER BY id` + lim + `)`
-	err = eachRow(ctx, tx, nil, `SELECT `+contactDetailColumns+` FROM contact_details WHERE `+in+`
-		ORDER BY person_id, kind, position, id`, ids, func(sc scanner) error {
-		var d ContactDetail
-		if err := scanContactDetail(sc, &d); err != nil {
-			return err
+	in := ` WHERE person_id IN (SELECT id FROM persons WHERE account_id = ? AND ` + where + ` ORDER BY id` + lim + `)`
+	children := []struct {
+		query string
+		row   func(scanner) error
+	}{
+		{`SELECT ` + contactDetailColumns + ` FROM contact_details` + in + ` ORDER BY person_id, kind, position, id`,
+			rowInto(at, scanContactDetail, func(d *ContactDetail) int64 { return d.PersonID },
+				func(c *Card, d ContactDetail) { c.Details = append(c.Details, d) })},
+		{`SELECT ` + importantDateColumns + ` FROM important_dates` + in + ` ORDER BY person_id, month, day, id`,
+			rowInto(at, scanImportantDate, func(d *ImportantDate) int64 { return d.PersonID },
+				func(c *Card, d ImportantDate) { c.Dates = append(c.Dates, d) })},
+		{`SELECT ` + noteColumns + ` FROM notes` + in + ` ORDER BY person_id, id`,
+			rowInto(at, scanNote, func(n *Note) int64 { return n.PersonID },
+				func(c *Card, n Note) { c.Notes = append(c.Notes, n) })},
+		{`SELECT ` + workEntryColumns + ` FROM work_history` + in + ` AND active`,
+			rowInto(at, scanWorkEntry, func(w *WorkEntry) int64 { return w.PersonID },
+				func(c *Card, w WorkEntry) { c.Work = &w })},
+	}
+	for _, ch := range children {
+		if err := eachRow(ctx, tx, ch.query, append([]any{accountID}, args...), ch.row); err != nil {
+			return nil, fmt.Errorf("store: list cards: %w", err)
 		}
-		byID[d.PersonID].Details = append(byID[d.PersonID].Details, d)
-		return nil
-	})
-	if err == nil {
-		err = eachRow(ctx, tx, nil, `SELECT `+importantDateColumns+` FROM important_dates WHERE `+in+`
-			ORDER BY person_id, month, day, id`, ids, func(sc scanner) error {
-			var d ImportantDate
-			if err := scanImportantDate(sc, &d); err != nil {
-				return err
-			}
-			byID[d.PersonID].Dates = append(byID[d.PersonID].Dates, d)
-			return nil
-		})
-	}
-	if err == nil {
-		err = eachRow(ctx, tx, nil, `SELECT `+noteColumns+` FROM notes WHERE `+in+` ORDER BY person_id, id`, ids, func(sc scanner) error {
-			var n Note
-			if err := scanNote(sc, &n); err != nil {
-				return err
-			}
-			byID[n.PersonID].Notes = append(byID[n.PersonID].Notes, n)
-			return nil
-		})
-	}
-	if err == nil {
-		err = eachRow(ctx, tx, nil, `SELECT `+workEntryColumns+` FROM work_history WHERE `+in+` AND active`, ids, func(sc scanner) error {
-			var w WorkEntry
-			if err := scanWorkEntry(sc, &w); err != nil {
-				return err
-			}
-			byID[w.PersonID].Work = &w
-			return nil
-		})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: list cards: %w", err)
 	}
 	return cards, nil
 }
 
-// rowsQueryer is what a pool and a transaction have in common for rows.
-type rowsQueryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// eachRow runs query on tx, or on q when tx is nil, and calls fn on each
-// row.
-func eachRow(ctx context.Context, tx *txn, q rowsQueryer, query string, args []any, fn func(scanner) error) error {
-	if tx != nil {
-		q = tx
+// wrapErr is err with what prefixed, or nil.
+func wrapErr(what string, err error) error {
+	if err == nil {
+		return nil
 	}
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return fmt.Errorf("%s: %w", what, err)
 }

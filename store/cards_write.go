@@ -446,10 +446,10 @@ func (s *Store) CardChanges(ctx context.Context, accountID, since int64) (seq in
 			return nil
 		}
 	}
-	err = eachRow(ctx, tx, nil, `SELECT uid, card_name, card_seq, updated_at FROM persons
+	err = eachRow(ctx, tx, `SELECT uid, card_name, card_seq, updated_at FROM persons
 		WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`, []any{accountID, since}, collect(&changed))
 	if err == nil {
-		err = eachRow(ctx, tx, nil, `SELECT uid, name, card_seq, 0 FROM deleted_cards
+		err = eachRow(ctx, tx, `SELECT uid, name, card_seq, 0 FROM deleted_cards
 			WHERE account_id = ? AND card_seq > ? ORDER BY card_seq`, []any{accountID, since}, collect(&deleted))
 	}
 	if err != nil {

@@ -141,20 +141,7 @@ func readAll[T any](ctx context.Context, r *AccountReader, query string, scan fu
 
 // each runs query and calls row for each of its rows.
 func (r *AccountReader) each(ctx context.Context, query string, row func(scanner) error, args ...any) error {
-	rows, err := r.tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return fmt.Errorf("store: export: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := row(rows); err != nil {
-			return fmt.Errorf("store: export: %w", err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: export: %w", err)
-	}
-	return nil
+	return wrapErr("store: export", eachRow(ctx, r.tx, query, args, row))
 }
 
 // The queries of a batch of persons: the batch's persons are those of the
@@ -244,21 +231,6 @@ func (r *AccountReader) Persons(ctx context.Context, afterID int64, limit int) (
 		}
 	}
 	return batch, nil
-}
-
-// rowInto scans a row of a person's table and adds it to its person of
-// the batch.
-func rowInto[T any](at map[int64]*PersonRecord, scan func(scanner, *T) error, personOf func(*T) int64, add func(*PersonRecord, T)) func(scanner) error {
-	return func(sc scanner) error {
-		var v T
-		if err := scan(sc, &v); err != nil {
-			return err
-		}
-		if p, ok := at[personOf(&v)]; ok {
-			add(p, v)
-		}
-		return nil
-	}
 }
 
 // scanExportTask reads a row of batchTasks; the task's person is not

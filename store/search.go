@@ -27,7 +27,7 @@ func (s *Store) SearchPersons(ctx context.Context, accountID int64, q string, li
 		return nil, 0, fmt.Errorf("store: count found persons: %w", err)
 	}
 	persons := []Person{}
-	err = eachRow(ctx, tx, nil, `SELECT `+personColumns+` FROM persons WHERE account_id = ? AND `+cond+`
+	err = eachRow(ctx, tx, `SELECT `+personColumns+` FROM persons WHERE account_id = ? AND `+cond+`
 		ORDER BY id LIMIT ? OFFSET ?`, []any{accountID, arg, limit, offset}, func(sc scanner) error {
 		var p Person
 		if err := scanPerson(sc, &p); err != nil {

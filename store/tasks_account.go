@@ -74,7 +74,7 @@ func (s *Store) AccountTasks(ctx context.Context, accountID int64, f TaskFilter,
 		return nil, 0, fmt.Errorf("store: count tasks: %w", err)
 	}
 	tasks := []Task{}
-	err = eachRow(ctx, tx, nil, accountTaskQuery+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
+	err = eachRow(ctx, tx, accountTaskQuery+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 		append(args, limit, offset), func(sc scanner) error {
 			var r taskRow
 			if err := r.scan(sc); err != nil {
