@@ -108,17 +108,10 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 // email; store.ErrUnauthenticated otherwise.
 func (s *Server) davSession(ctx context.Context, email, key string) (store.Session, error) {
 	sess, err := s.store.Authenticate(ctx, key)
-	if err != nil {
-		return store.Session{}, err
-	}
-	u, err := s.store.User(ctx, sess.UserID)
-	if err != nil {
-		return store.Session{}, err
-	}
-	if !strings.EqualFold(u.Email, email) {
+	if err == nil && !strings.EqualFold(sess.Email, email) {
 		return store.Session{}, store.ErrUnauthenticated
 	}
-	return sess, nil
+	return sess, err
 }
 
 // davChallenge answers 401 with the Basic challenge that makes a client

@@ -40,6 +40,7 @@ type Session struct {
 	AccountID  int64
 	Timezone   string
 	Verified   bool
+	Email      string // the user's, which CardDAV's Basic auth names
 }
 
 const keyColumns = `id, user_id, name, last_used_at, created_at, updated_at`
@@ -152,11 +153,11 @@ func (s *Store) Authenticate(ctx context.Context, token string) (Session, error)
 	var hash []byte
 	var verifiedAt *int64
 	err := s.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.id = ?`, id).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt)
+		WHERE k.id = ?`, id).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &sess.Email)
 	return checkSession(err, id, sess, hash, secret, verifiedAt)
 }
 
-const sessionColumns = `k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at`
+const sessionColumns = `k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at, u.email`
 
 // parseToken splits a token "<id>|<secret>"; ok is false for one that can
 // name no key.

@@ -190,7 +190,7 @@ func TestAuthenticate(t *testing.T) {
 
 	t.Run("a good token is the key's session", func(t *testing.T) {
 		sess, err := s.Authenticate(t.Context(), token)
-		want := store.Session{KeyID: k.ID, UserID: me.ID, AccountID: me.AccountID, Timezone: "Asia/Tokyo", Verified: true}
+		want := store.Session{KeyID: k.ID, UserID: me.ID, AccountID: me.AccountID, Timezone: "Asia/Tokyo", Verified: true, Email: me.Email}
 		if err != nil || !reflect.DeepEqual(sess, want) {
 			t.Errorf("session %+v, %v\nwant %+v", sess, err, want)
 		}

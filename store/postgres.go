@@ -305,7 +305,7 @@ func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, token st
 			`+takeToken+`
 		)
 		SELECT k.*, t.millis, t.allowed FROM k LEFT JOIN t ON TRUE`,
-		args...).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &millis, &allowed)
+		args...).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &sess.Email, &millis, &allowed)
 	sess, err = checkSession(err, id, sess, hash, secret, verifiedAt)
 	if err != nil || millis == nil {
 		return sess, Bucket{}, false, err
