@@ -8,6 +8,26 @@ import (
 	"strconv"
 )
 
+// lockPersons is the first step of a write of many persons at once (a
+// gender's deletion, a prune). Every write of a person locks its row and
+// then, by the triggers of migration 0020, the account's card counter; a
+// statement that writes many rows would take the counter at its first row
+// and wait for the next while holding it, and deadlock on PostgreSQL with
+// a write of that next person. Locking the rows first keeps the order:
+// rows, then counter. SQLite has one writer, and nothing to do.
+func (s *Store) lockPersons(ctx context.Context, tx *txn, cond string, args ...any) error {
+	return s.eng.lockPersons(ctx, tx, cond, args...)
+}
+
+func (sqliteEngine) lockPersons(context.Context, *txn, string, ...any) error { return nil }
+
+func (postgresEngine) lockPersons(ctx context.Context, tx *txn, cond string, args ...any) error {
+	if _, err := tx.ExecContext(ctx, `SELECT id FROM persons WHERE `+cond+` ORDER BY id FOR UPDATE`, args...); err != nil {
+		return fmt.Errorf("store: lock persons: %w", err)
+	}
+	return nil
+}
+
 // Card is a person with all that their vCard shows.
 type Card struct {
 	Person

@@ -127,12 +127,15 @@ func (s *Store) UpdateGender(ctx context.Context, accountID, id int64, name stri
 // without a gender (ON DELETE SET NULL).
 func (s *Store) DeleteGender(ctx context.Context, accountID, id int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		// The persons first, as every other write takes them: their rows,
-		// then (by the triggers of migration 0020) the account's card
-		// counter, then the gender. The cascade alone would take the gender
-		// first, and deadlock on PostgreSQL with a write of a person who
-		// takes it. It is what ON DELETE SET NULL would do, updated_at
-		// untouched; persons given the gender meanwhile are left to it.
+		// The persons first, as every other write takes them: their rows
+		// (lockPersons), then the account's card counter, then the gender.
+		// The cascade alone would take the gender first, and deadlock on
+		// PostgreSQL with a write of a person who takes it. It is what ON
+		// DELETE SET NULL would do, updated_at untouched; persons given
+		// the gender meanwhile are left to the cascade.
+		if err := s.lockPersons(ctx, tx, `account_id = ? AND gender_id = ?`, accountID, id); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE persons SET gender_id = NULL WHERE account_id = ? AND gender_id = ?`,
 			accountID, id); err != nil {
 			return fmt.Errorf("store: delete gender: %w", err)

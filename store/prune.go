@@ -15,6 +15,9 @@ import (
 // or nothing.
 func (s *Store) Prune(ctx context.Context, accountID int64) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		if err := s.lockPersons(ctx, tx, `account_id = ?`, accountID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM persons WHERE account_id = ?`, accountID); err != nil {
 			return fmt.Errorf("store: prune: %w", err)
 		}

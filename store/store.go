@@ -93,6 +93,9 @@ type engine interface {
 	// tryJobLock reports whether tx holds, until it ends, the lock of a
 	// background job that one server at a time must run.
 	tryJobLock(ctx context.Context, tx *txn, job int64) (bool, error)
+	// lockPersons locks, in id order, the account's persons that cond
+	// (on persons) picks, before a write of many of them (lockPersons).
+	lockPersons(ctx context.Context, tx *txn, cond string, args ...any) error
 	// searchPersons is the condition on persons, and its argument, of
 	// those whose search_text holds q (SearchPersons).
 	searchPersons(q string) (cond string, arg any)

@@ -113,6 +113,9 @@ CREATE TRIGGER work_history_card AFTER INSERT OR UPDATE OR DELETE ON work_histor
 -- A card's GENDER names its gender: a new name changes the cards.
 CREATE FUNCTION genders_card_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- The rows first, in id order, then (by their updates) the card
+  -- counter: the order of every write of a person (store.lockPersons).
+  PERFORM 1 FROM persons WHERE gender_id = NEW.id ORDER BY id FOR UPDATE;
   UPDATE persons SET uid = uid WHERE gender_id = NEW.id;
   RETURN NULL;
 END
