@@ -351,3 +351,43 @@ func TestCardDAVSyncCollection(t *testing.T) {
 		}
 	}
 }
+
+// TestCardDAVRefusals: what a phone may not do is refused with its
+// status, and changes nothing.
+func TestCardDAVRefusals(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	pid := d.person(key, "first_name=Jan&can_be_deleted=0")
+	objs, err := d.client.QueryAddressBook(context.Background(), book, &carddav.AddressBookQuery{})
+	if err != nil || len(objs) != 1 {
+		t.Fatalf("query: %v %v", objs, err)
+	}
+	jan := objs[0].Path
+	big := "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big\r\nNOTE:" + strings.Repeat("x", 1<<20) + "\r\nEND:VCARD\r\n"
+	card := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:elsewhere\r\nFN:Elsewhere\r\nEND:VCARD\r\n"
+	vcardType := map[string]string{"Content-Type": "text/vcard"}
+	cases := []struct {
+		name, method, path, body string
+		want                     int
+	}{
+		{"a card over 1 MiB", "PUT", book + "big.vcf", big, 413},
+		{"a card outside the address book", "PUT", strings.TrimSuffix(book, "contacts/") + "elsewhere.vcf", card, 403},
+		{"a person that cannot be deleted", "DELETE", jan, "", 403},
+		{"an address book of one's own", "MKCOL", strings.TrimSuffix(book, "contacts/") + "mine/", "", 405},
+		{"the address book itself", "DELETE", book, "", 403},
+		{"a card that is not there", "DELETE", book + "nobody.vcf", "", 404},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if code, _, body := d.raw(c.method, c.path, "ada@example.com", key, c.body, vcardType); code != c.want {
+				t.Errorf("%d, want %d: %.200s", code, c.want, body)
+			}
+		})
+	}
+	if n := len(d.personsByName(key)); n != 1 {
+		t.Errorf("%d persons, want Jan alone", n)
+	}
+	if r := d.do(req{method: "GET", path: "/api/persons/" + pid, key: key}); r.code != 200 {
+		t.Errorf("Jan: %d", r.code)
+	}
+}

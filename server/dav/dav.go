@@ -194,7 +194,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if served := h.serveSyncCollection(w, r, u); served {
 			return
 		}
-	case path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodDelete:
+	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodDelete:
 		h.serveDelete(w, r, u)
 		return
 	}
