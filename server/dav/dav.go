@@ -19,6 +19,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -80,7 +81,7 @@ func bookPath(u User) string      { return homeSetPath(u) + "contacts/" }
 
 // cardPath is the URL path of a card, its name escaped.
 func cardPath(u User, uid string, name *string) string {
-	return bookPath(u) + escapeName(cardName(uid, name))
+	return bookPath(u) + url.PathEscape(cardName(uid, name))
 }
 
 // cardName is the name of a card's resource: the one a client gave it,
@@ -129,26 +130,6 @@ func uidOfName(name string) string {
 		return ""
 	}
 	return base
-}
-
-func escapeName(name string) string {
-	return (&urlPath{name}).escaped()
-}
-
-// urlPath escapes one path segment.
-type urlPath struct{ s string }
-
-func (p *urlPath) escaped() string {
-	var b strings.Builder
-	for i := 0; i < len(p.s); i++ {
-		c := p.s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~@+=", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)>>4, 16)+strconv.FormatInt(int64(c)&15, 16)))
-	}
-	return b.String()
 }
 
 // etag is a card's ETag: the account's change counter when the card last
