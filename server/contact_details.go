@@ -112,13 +112,8 @@ func addressInput(p *params, in *store.ContactDetailInput) {
 	}
 }
 
-// webURL reports whether s is an http or https URL with a host, and
-// without white space, which url.Parse lets by in a path.
-func webURL(s string) bool {
-	scheme, _, _ := strings.Cut(s, ":")
-	return (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https")) &&
-		absoluteURL(s) && !strings.ContainsFunc(s, unicode.IsSpace)
-}
+// webURL is store.WebURL, the rule the vCard import keeps too.
+func webURL(s string) bool { return store.WebURL(s) }
 
 // handleContactDetailList lists the person's details, of one kind when
 // ?kind= names one.

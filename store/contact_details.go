@@ -7,7 +7,9 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
+	"unicode"
 )
 
 // ErrContactDetailNotFound reports a contact detail that is not the
@@ -236,6 +238,17 @@ func CountryByName(s string) (string, bool) {
 	}
 	code, ok := countryNames[strings.ToLower(strings.TrimSpace(s))]
 	return code, ok
+}
+
+// WebURL reports whether s is an http or https URL with a host, and
+// without white space, which url.Parse lets by in a path: a website, as
+// the API and the vCard import take one.
+func WebURL(s string) bool {
+	scheme, _, _ := strings.Cut(s, ":")
+	u, err := url.Parse(s)
+	return (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https")) &&
+		err == nil && u.Hostname() != "" && strings.HasPrefix(s[len(u.Scheme):], "://") &&
+		!strings.ContainsFunc(s, unicode.IsSpace)
 }
 
 // CountryCode returns s in upper case if it is an ISO 3166-1 alpha-2 code

@@ -343,7 +343,7 @@ func (d *decoder) details() {
 	}
 	for _, f := range d.card[vcard.FieldURL] {
 		v := strings.TrimSpace(unescape(f.Value))
-		if webURL(v) && len(v) <= maxValue {
+		if store.WebURL(v) && len(v) <= maxValue {
 			d.detail(f, store.ContactDetailInput{Kind: "website", Label: d.label(f, "website"), Value: &v})
 		}
 	}
@@ -421,17 +421,6 @@ func social(f *vcard.Field) (store.ContactDetailInput, bool) {
 	}
 	network = strings.ToLower(network)
 	return store.ContactDetailInput{Kind: "social", Network: &network, Value: &value}, true
-}
-
-// webURL is an http or https URL with a host and no space, as the API
-// takes.
-func webURL(s string) bool {
-	lower := strings.ToLower(s)
-	rest, ok := strings.CutPrefix(lower, "https://")
-	if !ok {
-		rest, ok = strings.CutPrefix(lower, "http://")
-	}
-	return ok && rest != "" && !strings.HasPrefix(rest, "/") && !strings.ContainsFunc(s, unicode.IsSpace)
 }
 
 // dates reads ANNIVERSARY, X-ANNIVERSARY and every X-ABDATE with its label.
