@@ -26,6 +26,20 @@ func (s *Server) handleAgeUpdate(c echo.Context) error {
 		return err
 	}
 	today, _ := s.userDay(c)
+	age := ageInput(p, today, s.store.Now().Unix())
+	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
+		return err
+	}
+	per, err := s.store.SetAge(ctx, acct, id, age)
+	if err != nil {
+		return err
+	}
+	return s.personResponse(c, http.StatusOK, per)
+}
+
+// ageInput reads one kind of age; today is the user's date, now the
+// Unix time an estimate is made at.
+func ageInput(p *params, today time.Time, now int64) store.Age {
 	kind := p.oneOf("age_type", []string{"exact", "estimated", "bracket"}, "")
 	if kind == "" && !p.failed("age_type") {
 		p.fail("age_type", "The age type field is required.")
@@ -37,7 +51,6 @@ func (s *Server) handleAgeUpdate(c echo.Context) error {
 	case "estimated":
 		age.Estimated = p.between("estimated_age", 0, 150)
 		requiredWhen(p, "estimated_age", age.Estimated, kind)
-		now := s.store.Now().Unix()
 		age.EstimatedAt = &now
 	case "bracket":
 		age.Bracket = bracket(p)
@@ -47,14 +60,7 @@ func (s *Server) handleAgeUpdate(c echo.Context) error {
 	if age.YearlyReminder == nil && !p.failed("add_yearly_reminder") {
 		p.fail("add_yearly_reminder", "The add yearly reminder field is required.")
 	}
-	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
-		return err
-	}
-	per, err := s.store.SetAge(ctx, acct, id, age)
-	if err != nil {
-		return err
-	}
-	return s.personResponse(c, http.StatusOK, per)
+	return age
 }
 
 // requiredWhen records that key, required for this age type, is missing.

@@ -39,11 +39,7 @@ func (s *Server) davRoutes() {
 		s.echo.Add(m, "/.well-known/carddav", serve)
 		s.echo.Add(m, "/", serve)
 	}
-	// The root is no page yet: a GET is 404, as any unknown path, not the
-	// 405 that the two methods above would make it.
-	notFound := func(echo.Context) error { return echo.ErrNotFound }
-	s.echo.GET("/", notFound)
-	s.echo.HEAD("/", notFound)
+	// GET / is the web app's dashboard (webRoutes).
 }
 
 // isDAVPath tells the requests that davRoutes serves.

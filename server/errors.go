@@ -126,6 +126,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	body := s.errorBody(err, c)
+	if isWeb(c) {
+		s.webError(c, body)
+		return
+	}
 	if body.Status == http.StatusUnauthorized && c.Response().Header().Get("WWW-Authenticate") == "" {
 		// CardDAV's Basic challenge (davChallenge) stays.
 		c.Response().Header().Set("WWW-Authenticate", "Bearer")

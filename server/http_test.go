@@ -21,7 +21,7 @@ func TestRoutingErrors(t *testing.T) {
 	_, token := e.user("ada@example.com")
 	e.run(t, []scenario{
 		{"unknown route without a key is 404, not 401", req{method: "GET", path: "/api/nothing"}, 404, errBody(404, "Not found.")},
-		{"unknown route outside /api", req{method: "GET", path: "/"}, 404, errBody(404, "Not found.")},
+		{"unknown route outside /api", req{method: "GET", path: "/nothing"}, 404, errBody(404, "Not found.")},
 		{"unknown route with a key", req{method: "GET", path: "/api/nothing", key: token}, 404, errBody(404, "Not found.")},
 		{"wrong method", req{method: "POST", path: "/api/me", key: token}, 405, errBody(405, "Method not allowed.")},
 		{"wrong method on a public route", req{method: "DELETE", path: "/api/health"}, 405, errBody(405, "Method not allowed.")},

@@ -208,6 +208,10 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 // its client address.
 func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if webRoute(c.Path()) {
+			// The web app's pages take their cookie, never a key.
+			return s.authenticateCookie(c, next)
+		}
 		token, ok := bearer(c.Request())
 		if !ok {
 			return next(c)

@@ -210,12 +210,7 @@ func (s *Server) handleAppearanceUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	changes := make(map[string]*string)
-	for _, f := range store.AppearanceFields {
-		if p.sent(f) {
-			changes[f] = p.text(f, 255)
-		}
-	}
+	changes := appearanceInput(p)
 	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
 		return err
 	}
@@ -224,4 +219,16 @@ func (s *Server) handleAppearanceUpdate(c echo.Context) error {
 		return err
 	}
 	return s.personResponse(c, http.StatusOK, per)
+}
+
+// appearanceInput reads the appearance fields sent; one sent empty is
+// cleared, one not sent stays.
+func appearanceInput(p *params) map[string]*string {
+	changes := make(map[string]*string)
+	for _, f := range store.AppearanceFields {
+		if p.sent(f) {
+			changes[f] = p.text(f, 255)
+		}
+	}
+	return changes
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"kith/server/web"
 )
 
 // routes is the whole route table.
@@ -171,4 +173,36 @@ func (s *Server) routes(corsOrigins []string) {
 	e.PUT("/api/administration/prune", s.handlePrune, auth)
 	e.POST("/api/administration/users", s.handleUserInvite, auth)
 	e.PUT("/api/administration/users/:user/invite", s.handleInvitationResend, auth)
+
+	// The web app: pages for people, signed in by a session cookie that
+	// only these routes read. Every POST carries a CSRF token
+	// (requireWebUser checks it).
+	static := http.FileServer(http.FS(web.Static()))
+	get("/static/*", func(c echo.Context) error {
+		c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=3600")
+		http.StripPrefix("/static/", static).ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
+	page, user, key := webSecurity, s.requireWebUser, s.requireWebKey
+	get("/login", s.handleWebLoginPage, page)
+	e.POST("/login", s.handleWebLogin, page)
+	e.POST("/logout", s.handleWebLogout, page, key)
+	e.POST("/verification", s.handleWebResend, page, key)
+	get("/", s.handleWebDashboard, page, user)
+	e.POST("/tasks/:task/toggle", s.handleWebTaskToggle, page, user)
+	get("/people", s.handleWebPeople, page, user)
+	get("/people/new", s.handleWebPersonNew, page, user)
+	e.POST("/people", s.handleWebPersonCreate, page, user)
+	get("/people/:person", s.handleWebPerson, page, user)
+	get("/people/:person/edit", s.handleWebPersonEdit, page, user)
+	e.POST("/people/:person", s.handleWebPersonUpdate, page, user)
+	e.POST("/people/:person/delete", s.handleWebPersonDelete, page, user)
+	e.POST("/people/:person/age", s.handleWebAge, page, user)
+	e.POST("/people/:person/appearance", s.handleWebAppearance, page, user)
+	e.POST("/people/:person/stay-in-touch", s.handleWebStayInTouch, page, user)
+	e.POST("/people/:person/:kind", s.handleWebThingCreate, page, user)
+	get("/people/:person/:kind/:item/edit", s.handleWebThingEdit, page, user)
+	e.POST("/people/:person/:kind/:item", s.handleWebThingUpdate, page, user)
+	e.POST("/people/:person/:kind/:item/delete", s.handleWebThingDelete, page, user)
+	e.POST("/people/:person/:kind/:item/toggle", s.handleWebTaskToggle, page, user)
 }

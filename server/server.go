@@ -16,6 +16,7 @@ import (
 
 	"kith/rate"
 	"kith/server/remind"
+	"kith/server/web"
 	"kith/store"
 )
 
@@ -81,7 +82,12 @@ type Server struct {
 	log       zerolog.Logger
 	baseURL   string
 	proxies   []*net.IPNet
+	pages     *web.Pages
 }
+
+// parsedPages are the web app's templates, parsed once per process: they
+// are embedded, so a failure is a bug that every test shows.
+var parsedPages = sync.OnceValues(web.Parse)
 
 // New builds the server and its routes.
 func New(o Options) *Server {
@@ -101,6 +107,11 @@ func New(o Options) *Server {
 		log:       o.Logger,
 		baseURL:   o.BaseURL,
 	}
+	pages, err := parsedPages()
+	if err != nil {
+		panic(err)
+	}
+	s.pages = pages
 	if s.accounts == nil {
 		s.accounts = rate.NewBackoff(accountFree, accountBase, accountCeiling, accountForget)
 	}

@@ -7,6 +7,7 @@ import (
 	"html"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -26,6 +27,10 @@ const mailSendTimeout = time.Minute
 // secret is the proof, and the user may have no key left.
 func (s *Server) handleVerifyEmail(c echo.Context) error {
 	_, err := s.store.VerifyEmail(c.Request().Context(), c.QueryParam("token"))
+	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/html") {
+		// The emailed link, opened in a browser.
+		return s.verifiedPage(c, err)
+	}
 	if errors.Is(err, store.ErrVerificationInvalid) {
 		return errInvalidLink
 	}

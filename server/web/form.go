@@ -1,0 +1,85 @@
+package web
+
+import "net/url"
+
+// Form is one form as the partial "form" draws it: a label above each
+// field and the field's errors under it.
+type Form struct {
+	ID     string // prefixes the fields' ids, unique on the page
+	Action string
+	Submit string
+	CSRF   string
+	Fields []Field
+	// Errors are those of no field of the form (a refused sign-in).
+	Errors []string
+	// Multipart is for a form that sends a file.
+	Multipart bool
+}
+
+// Field is one input of a form.
+type Field struct {
+	Name  string
+	Label string
+	// Type is an input type (text, email, password, date, number, url,
+	// search, file), or textarea, select or checkbox.
+	Type     string
+	Hint     string
+	Options  []Option
+	Required bool
+	// Auto is the autocomplete attribute, when the browser can help.
+	Auto    string
+	Value   string
+	Checked bool
+	Errors  []string
+}
+
+// Option is one choice of a select.
+type Option struct {
+	Value, Label string
+}
+
+// Options makes options whose labels are their values.
+func Options(values ...string) []Option {
+	out := make([]Option, len(values))
+	for i, v := range values {
+		out[i] = Option{v, v}
+	}
+	return out
+}
+
+// Fill gives each field its value from values (a checkbox is checked by
+// any value but "" and "0" and "false") and its errors from errs.
+func (f Form) Fill(values url.Values, errs map[string][]string) Form {
+	fields := make([]Field, len(f.Fields))
+	for i, fd := range f.Fields {
+		if values != nil {
+			v, has := last(values, fd.Name)
+			if fd.Type == "checkbox" {
+				fd.Checked = has && v != "" && v != "0" && v != "false"
+			} else if has {
+				fd.Value = v
+			}
+		}
+		fd.Errors = errs[fd.Name]
+		fields[i] = fd
+	}
+	f.Fields = fields
+	return f
+}
+
+// last is a key's last value, which the API reads too: a checkbox sends
+// "1" after its hidden "0", so that unticked is a value and not nothing.
+func last(values url.Values, key string) (string, bool) {
+	vs := values[key]
+	if len(vs) == 0 {
+		return "", false
+	}
+	return vs[len(vs)-1], true
+}
+
+// Button is a form of one button that posts to Action: a delete, a tick.
+type Button struct {
+	Action, CSRF, Label, Class string
+	// Confirm asks before posting, where a script runs.
+	Confirm string
+}

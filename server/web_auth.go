@@ -1,0 +1,158 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+func loginForm(token string) web.Form {
+	return web.Form{ID: "login", Action: "/login", Submit: "Log in", CSRF: token, Fields: []web.Field{
+		{Name: "email", Label: "Email", Type: "email", Auto: "username", Required: true},
+		{Name: "password", Label: "Password", Type: "password", Auto: "current-password", Required: true},
+	}}
+}
+
+// handleWebLoginPage shows the sign-in form, or sends a signed-in user on.
+func (s *Server) handleWebLoginPage(c echo.Context) error {
+	if _, ok := session(c); ok {
+		return c.Redirect(http.StatusSeeOther, "/")
+	}
+	return s.loginPage(c, http.StatusOK, "", nil, "")
+}
+
+// loginPage draws the form with a fresh CSRF value in its cookie.
+func (s *Server) loginPage(c echo.Context, status int, email string, errs map[string][]string, refusal string) error {
+	token := newLoginToken()
+	c.SetCookie(&http.Cookie{Name: loginCookie, Value: token, Path: "/login", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: s.secure(c), MaxAge: 3600})
+	f := loginForm(token).Fill(map[string][]string{"email": {email}}, errs)
+	if refusal != "" {
+		f.Errors = []string{refusal}
+	}
+	return s.render(c, status, "login", web.Page{Title: "Log in", Data: f})
+}
+
+// handleWebLogin checks the form as the API's login does, under the same
+// throttles, and starts a session.
+func (s *Server) handleWebLogin(c echo.Context) error {
+	if err := parseForm(c); err != nil {
+		return err
+	}
+	ck, err := c.Cookie(loginCookie)
+	if err != nil || !sameToken(c.Request().PostForm.Get("csrf"), ck.Value) {
+		return errCSRF
+	}
+	p := formParams(c)
+	email := p.email("email", 255)
+	password := p.password("password", 255)
+	if err := p.err(); err != nil {
+		return s.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), fieldErrors(err), "")
+	}
+	u, err := s.webCheckLogin(c, email, password)
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return s.loginPage(c, ae.status, email, nil, webLoginRefusal(ae))
+	}
+	if err != nil {
+		return err
+	}
+	token, err := s.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secure(c), MaxAge: store.WebSessionLife})
+	c.SetCookie(&http.Cookie{Name: loginCookie, Path: "/login", MaxAge: -1})
+	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+// webCheckLogin is handleLogin's check: the same throttles per email and
+// address and per email, the same password slots.
+func (s *Server) webCheckLogin(c echo.Context, email, password string) (store.User, error) {
+	throttle := email + "|" + clientKey(c.RealIP())
+	if wait, blocked := s.accounts.Blocked(email); blocked {
+		setRetryAfter(c, wait)
+		return store.User{}, errTooManyAttempts
+	}
+	if wait, blocked := s.logins.Blocked(throttle); blocked {
+		setRetryAfter(c, wait)
+		return store.User{}, errTooManyAttempts
+	}
+	u, err := s.checkPassword(c.Request().Context(), email, password)
+	switch {
+	case errors.Is(err, errChecksBusy):
+		setRetryAfter(c, time.Second)
+		return store.User{}, errTooManyAttempts
+	case errors.Is(err, store.ErrInvalidCredentials):
+		s.logins.Fail(throttle)
+		s.accounts.Fail(email)
+		return store.User{}, errInvalidCredentials
+	case err != nil:
+		return store.User{}, err
+	}
+	s.logins.Clear(throttle)
+	s.accounts.Clear(email)
+	return u, nil
+}
+
+// webLoginRefusal words a refused sign-in for a person.
+func webLoginRefusal(ae *apiError) string {
+	switch ae {
+	case errInvalidCredentials:
+		return "That email and password do not match an account."
+	case errTooManyAttempts:
+		return "Too many attempts. Wait a minute, then try again."
+	}
+	return ae.message
+}
+
+// handleWebLogout ends the session: its row goes, so the cookie signs
+// nobody in even if a copy of it survives.
+func (s *Server) handleWebLogout(c echo.Context) error {
+	sess, _ := session(c)
+	if err := s.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(c)})
+	return s.seeOther(c, "/login", "You are logged out.")
+}
+
+// handleWebResend sends a new verification link, under the API's budget.
+func (s *Server) handleWebResend(c echo.Context) error {
+	sess, _ := session(c)
+	if wait, blocked := s.resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
+		setRetryAfter(c, wait)
+		return s.render(c, http.StatusTooManyRequests, "unverified", web.Page{Title: "Verify your email",
+			Flash: "A link was sent a moment ago. Wait a few minutes before asking for another."})
+	}
+	u, secret, err := s.store.NewVerification(c.Request().Context(), sess.UserID)
+	if errors.Is(err, store.ErrAlreadyVerified) {
+		return s.seeOther(c, "/", "Your email is verified.")
+	}
+	if err != nil {
+		return err
+	}
+	s.sendVerification(c, u, secret)
+	return s.seeOther(c, "/", "A new link is on its way to "+u.Email+".")
+}
+
+// verifiedPage answers the emailed link opened in a browser: a page, where
+// an API client gets JSON.
+func (s *Server) verifiedPage(c echo.Context, err error) error {
+	webSecurity(func(echo.Context) error { return nil })(c)
+	if errors.Is(err, store.ErrVerificationInvalid) {
+		return s.render(c, errInvalidLink.status, "verified", web.Page{Title: "Link not valid",
+			Data: "This link is not valid: it may have expired, or been used already. Log in to ask for a new one."})
+	}
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, "verified", web.Page{Title: "Email verified"})
+}

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/remind"
+	"kith/server/web"
+)
+
+// dashboardDays is how far ahead the dashboard looks.
+const dashboardDays = 14
+
+type dashboardView struct {
+	Today string
+	Days  int
+	// Coming are the birthdays, important dates and life events ahead.
+	Coming []dashboardDay
+	Tasks  []dashboardTask
+	Calls  []dashboardCall
+}
+
+type dashboardDay struct {
+	Date, When string
+	Items      []remind.Item
+}
+
+type dashboardTask struct {
+	ID, PersonID int64
+	Name, Person string
+	Due, When    string
+	Overdue      bool
+	ToggleAction string
+}
+
+type dashboardCall struct {
+	PersonID     int64
+	Person, When string
+}
+
+// handleWebDashboard is the home page: what is coming up, what is to do,
+// who is due for a call; what the digests send, for the next two weeks.
+func (s *Server) handleWebDashboard(c echo.Context) error {
+	d := s.datesOf(c)
+	src, err := s.reminderSource(c.Request().Context(), account(c), d.today, dashboardDays, d.loc)
+	if err != nil {
+		return err
+	}
+	v := dashboardView{Today: d.day(d.today), Days: dashboardDays}
+	for _, day := range remind.Upcoming(src, d.today, dashboardDays, d.loc) {
+		date, _ := time.Parse(time.DateOnly, day.Date)
+		var coming []remind.Item
+		for _, it := range day.Items {
+			switch it.Kind {
+			case remind.KindTask:
+				v.Tasks = append(v.Tasks, dashTask(d, it, date))
+			case remind.KindStayInTouch:
+				v.Calls = append(v.Calls, dashCall(d, it, date))
+			default:
+				coming = append(coming, it)
+			}
+		}
+		if len(coming) > 0 {
+			v.Coming = append(v.Coming, dashboardDay{Date: d.day(date), When: d.relative(date), Items: coming})
+		}
+	}
+	return s.render(c, http.StatusOK, "dashboard", web.Page{Title: "Dashboard", Nav: "dashboard", Data: v})
+}
+
+func dashTask(d dates, it remind.Item, date time.Time) dashboardTask {
+	t := dashboardTask{ID: it.TaskID, PersonID: it.PersonID, Name: it.Label, Person: it.Person,
+		ToggleAction: "/tasks/" + itoa64(it.TaskID) + "/toggle"}
+	if t.Name == "" {
+		t.Name = it.Title
+	}
+	if due, err := time.Parse(time.DateOnly, it.DueOn); err == nil && due.Before(d.today) {
+		date, t.Overdue = due, true
+	}
+	t.Due, t.When = d.day(date), d.relative(date)
+	return t
+}
+
+func dashCall(d dates, it remind.Item, date time.Time) dashboardCall {
+	if due, err := time.Parse(time.DateOnly, it.DueOn); err == nil {
+		date = due
+	}
+	return dashboardCall{PersonID: it.PersonID, Person: it.Person, When: d.relative(date)}
+}

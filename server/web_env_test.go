@@ -1,0 +1,121 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// browser is a web app user: cookies kept between requests, the last
+// page's CSRF token sent with every form.
+type browser struct {
+	t       testing.TB
+	e       *env
+	cookies map[string]*http.Cookie
+	csrf    string
+	lang    string // Accept-Language
+}
+
+// page is one answer to a browser.
+type page struct {
+	code   int
+	header http.Header
+	body   string
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func (e *env) browser(t testing.TB) *browser {
+	return &browser{t: t, e: e, cookies: map[string]*http.Cookie{}}
+}
+
+// signIn opens a browser signed in as the user of email (password
+// "correct horse", as env.user makes them).
+func (e *env) signIn(t testing.TB, email string) *browser {
+	t.Helper()
+	b := e.browser(t)
+	b.get("/login")
+	pg := b.post("/login", url.Values{"email": {email}, "password": {"correct horse"}})
+	if pg.code != http.StatusSeeOther || pg.header.Get("Location") != "/" {
+		t.Fatalf("sign-in: %d %s, %s", pg.code, pg.header.Get("Location"), pg.body)
+	}
+	b.get("/")
+	return b
+}
+
+func (b *browser) get(path string) page {
+	b.t.Helper()
+	return b.send(httptest.NewRequest(http.MethodGet, path, nil))
+}
+
+// post sends a form with the last page's CSRF token, unless form has one.
+func (b *browser) post(path string, form url.Values) page {
+	b.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	if !form.Has("csrf") {
+		form.Set("csrf", b.csrf)
+	}
+	r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.send(r)
+}
+
+func (b *browser) send(r *http.Request) page {
+	b.t.Helper()
+	r.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	if b.lang != "" {
+		r.Header.Set("Accept-Language", b.lang)
+	}
+	for _, c := range b.cookies {
+		r.AddCookie(c)
+	}
+	w := httptest.NewRecorder()
+	b.e.srv.ServeHTTP(w, r)
+	res := w.Result()
+	for _, c := range res.Cookies() {
+		if c.MaxAge < 0 {
+			delete(b.cookies, c.Name)
+		} else {
+			b.cookies[c.Name] = c
+		}
+	}
+	pg := page{code: w.Code, header: w.Header(), body: w.Body.String()}
+	if m := csrfField.FindStringSubmatch(pg.body); m != nil {
+		b.csrf = m[1]
+	}
+	return pg
+}
+
+// follow sends a GET to where a 303 points.
+func (b *browser) follow(pg page) page {
+	b.t.Helper()
+	if pg.code != http.StatusSeeOther {
+		b.t.Fatalf("want a 303, got %d: %s", pg.code, pg.body)
+	}
+	return b.get(pg.header.Get("Location"))
+}
+
+// has fails the test unless the page holds each of want.
+func (pg page) has(t testing.TB, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(pg.body, w) {
+			t.Errorf("page lacks %q:\n%s", w, pg.body)
+		}
+	}
+}
+
+// lacks fails the test if the page holds any of bad.
+func (pg page) lacks(t testing.TB, bad ...string) {
+	t.Helper()
+	for _, w := range bad {
+		if strings.Contains(pg.body, w) {
+			t.Errorf("page holds %q", w)
+		}
+	}
+}

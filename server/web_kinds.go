@@ -1,0 +1,354 @@
+package server
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// webKind is one kind of a person's things (contact details, tasks,
+// notes, …) as the person page lists, adds, edits and deletes it. Each is
+// made from the API's child resource by kindOf, so the page checks a form
+// with the API's rules and words its errors with the API's messages.
+type webKind struct {
+	Slug  string // the path segment, as the API's: contact-details
+	Title string // the section's heading
+	Noun  string // one of them, for buttons: "contact detail"
+	// fields are the form's; c is for what depends on the account.
+	fields func(s *Server, c echo.Context) ([]web.Field, error)
+	list   func(s *Server, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
+	values func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
+	// save creates (id 0) or replaces one from the form.
+	save   func(s *Server, c echo.Context, acct, person, id int64, p *params) error
+	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
+}
+
+// kindItem is one thing as the person page lists it.
+type kindItem struct {
+	ID     int64
+	Title  string
+	Detail string
+	// Long is text of several lines (a note), kept as written.
+	Long string
+	// Task only: whether it is done, for the tick.
+	Task, Done bool
+}
+
+// kindOf makes a webKind of the API's child resource r: list reads the
+// person's, show draws one, values fills the edit form with one.
+func kindOf[T, In any](r child[T, In], slug, title, noun string,
+	fields func(s *Server, c echo.Context) ([]web.Field, error),
+	list func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error),
+	show func(v *T, d dates) kindItem,
+	values func(v *T, d dates) url.Values,
+) webKind {
+	return webKind{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.remove,
+		list: func(s *Server, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
+			vs, err := list(s.store, ctx, acct, person)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]kindItem, len(vs))
+			for i := range vs {
+				out[i] = show(&vs[i], d)
+			}
+			return out, nil
+		},
+		values: func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error) {
+			v, err := r.get(s.store, ctx, acct, person, id)
+			if err != nil {
+				return nil, err
+			}
+			return values(&v, d), nil
+		},
+		save: func(s *Server, c echo.Context, acct, person, id int64, p *params) error {
+			ctx := c.Request().Context()
+			in := r.input(s, c, p)
+			if err := p.err(); err != nil {
+				return err
+			}
+			var err error
+			if id == 0 {
+				_, err = r.create(s.store, ctx, acct, person, in)
+			} else {
+				_, err = r.update(s.store, ctx, acct, person, id, in)
+			}
+			return err
+		},
+	}
+}
+
+// fixed is fields that depend on nothing.
+func fixed(fs ...web.Field) func(*Server, echo.Context) ([]web.Field, error) {
+	return func(*Server, echo.Context) ([]web.Field, error) { return fs, nil }
+}
+
+// webKinds are the kinds the person page shows, in its order.
+var webKinds = []webKind{
+	kindOf(contactDetails, "contact-details", "Contact details", "contact detail",
+		fixed(
+			web.Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds)},
+			web.Field{Name: "value", Label: "Value", Type: "text", Hint: "The address, number, URL or handle. Not for a postal address."},
+			web.Field{Name: "label", Label: "Label", Type: "text", Hint: "home, work, mobile, …"},
+			web.Field{Name: "network", Label: "Network", Type: "text", Hint: "For a social profile: mastodon, github, …"},
+			web.Field{Name: "street", Label: "Street", Type: "textarea"},
+			web.Field{Name: "city", Label: "City", Type: "text"},
+			web.Field{Name: "postal_code", Label: "Postal code", Type: "text"},
+			web.Field{Name: "region", Label: "Region", Type: "text"},
+			web.Field{Name: "country", Label: "Country", Type: "text", Hint: "A country code or name: FR, Germany"},
+		),
+		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.ContactDetail, error) {
+			return st.ContactDetails(ctx, acct, person, "")
+		},
+		func(v *store.ContactDetail, _ dates) kindItem {
+			title := deref(v.Value)
+			if v.Kind == "address" {
+				title = joinSet(", ", v.Street, v.City, v.PostalCode, v.Region, v.Country)
+			}
+			return kindItem{ID: v.ID, Title: title, Detail: joinSet(" · ", ptr(words(v.Kind)), v.Label, v.Network)}
+		},
+		func(v *store.ContactDetail, _ dates) url.Values {
+			return strs("kind", ptr(v.Kind), "value", v.Value, "label", v.Label, "network", v.Network, "street", v.Street,
+				"city", v.City, "postal_code", v.PostalCode, "region", v.Region, "country", v.Country)
+		}),
+	kindOf(importantDates, "important-dates", "Important dates", "important date",
+		fixed(
+			web.Field{Name: "label", Label: "Label", Type: "text", Required: true, Hint: "Wedding, name day, …"},
+			web.Field{Name: "date", Label: "Date", Type: "text", Required: true, Hint: "YYYY-MM-DD, or --MM-DD when the year is unknown"},
+			web.Field{Name: "remind_yearly", Label: "Remind me every year", Type: "checkbox"},
+		),
+		(*store.Store).ImportantDates,
+		func(v *store.ImportantDate, d dates) kindItem {
+			detail := d.monthDay(v.Month, v.Day)
+			if v.Year != nil {
+				detail = d.day(dateOfYMD(*v.Year, v.Month, v.Day))
+			}
+			if v.RemindYearly {
+				detail += " · reminded every year"
+			}
+			return kindItem{ID: v.ID, Title: v.Label, Detail: detail}
+		},
+		func(v *store.ImportantDate, _ dates) url.Values {
+			date := "--" + pad2(v.Month) + "-" + pad2(v.Day)
+			if v.Year != nil {
+				date = pad4(*v.Year) + date[1:]
+			}
+			return url.Values{"label": {v.Label}, "date": {date}, "remind_yearly": {strconv.FormatBool(v.RemindYearly)}}
+		}),
+	kindOf(webTasks, "tasks", "Tasks", "task",
+		func(s *Server, c echo.Context) ([]web.Field, error) {
+			cats, err := s.store.TaskCategories(c.Request().Context(), account(c))
+			if err != nil {
+				return nil, err
+			}
+			opts := []web.Option{{Value: "", Label: "—"}}
+			for _, ct := range cats {
+				opts = append(opts, web.Option{Value: itoa64(ct.ID), Label: ct.Name})
+			}
+			return []web.Field{
+				{Name: "name", Label: "Task", Type: "text", Required: true, Hint: "Call about the new job, …"},
+				{Name: "due_at", Label: "Due on", Type: "date"},
+				{Name: "task_category_id", Label: "Category", Type: "select", Options: opts},
+			}, nil
+		},
+		(*store.Store).Tasks,
+		func(v *store.Task, d dates) kindItem {
+			it := kindItem{ID: v.ID, Title: v.Name, Task: true, Done: v.IsCompleted}
+			var parts []string
+			if v.DueAt != nil {
+				parts = append(parts, "due "+d.unixDay(*v.DueAt))
+			}
+			if v.Category != nil {
+				parts = append(parts, v.Category.Name)
+			}
+			if v.CompletedAt != nil {
+				parts = append(parts, "done "+d.unixDay(*v.CompletedAt))
+			}
+			it.Detail = strings.Join(parts, " · ")
+			return it
+		},
+		func(v *store.Task, d dates) url.Values {
+			out := url.Values{"name": {v.Name}}
+			if v.DueAt != nil {
+				out.Set("due_at", d.iso(*v.DueAt))
+			}
+			if v.Category != nil {
+				out.Set("task_category_id", itoa64(v.Category.ID))
+			}
+			return out
+		}),
+	kindOf(notes, "notes", "Notes", "note",
+		fixed(web.Field{Name: "content", Label: "Note", Type: "textarea", Required: true}),
+		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.Note, error) {
+			ns, _, err := st.Notes(ctx, acct, person, webListMax, 0)
+			return ns, err
+		},
+		func(v *store.Note, d dates) kindItem {
+			return kindItem{ID: v.ID, Long: v.Content, Detail: d.moment(v.CreatedAt)}
+		},
+		func(v *store.Note, _ dates) url.Values { return url.Values{"content": {v.Content}} }),
+	kindOf(interactions, "interactions", "Interactions", "interaction",
+		fixed(
+			web.Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.InteractionKinds)},
+			web.Field{Name: "happened_on", Label: "On", Type: "date", Required: true},
+			web.Field{Name: "note", Label: "Note", Type: "textarea"},
+		),
+		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.Interaction, error) {
+			is, _, err := st.Interactions(ctx, acct, person, webListMax, 0)
+			return is, err
+		},
+		func(v *store.Interaction, d dates) kindItem {
+			detail := v.HappenedOn
+			if t, err := parseDate(v.HappenedOn); err == nil {
+				detail = d.day(t)
+			}
+			return kindItem{ID: v.ID, Title: words(v.Kind) + " · " + detail, Long: deref(v.Note)}
+		},
+		func(v *store.Interaction, _ dates) url.Values {
+			return strs("kind", ptr(v.Kind), "happened_on", ptr(v.HappenedOn), "note", v.Note)
+		}),
+	kindOf(gifts, "gifts", "Gifts", "gift",
+		fixed(
+			web.Field{Name: "name", Label: "Gift", Type: "text", Required: true},
+			web.Field{Name: "status", Label: "Status", Type: "select", Options: labelled(store.GiftStatuses)},
+			web.Field{Name: "occasion", Label: "Occasion", Type: "text"},
+			web.Field{Name: "url", Label: "Link", Type: "url"},
+			web.Field{Name: "date", Label: "Date", Type: "date"},
+		),
+		(*store.Store).Gifts,
+		func(v *store.Gift, d dates) kindItem {
+			var on *string
+			if v.GiftedAt != nil {
+				on = ptr(d.unixDay(*v.GiftedAt))
+			}
+			return kindItem{ID: v.ID, Title: v.Name, Detail: joinSet(" · ", ptr(words(v.Status)), v.Occasion, on, v.URL)}
+		},
+		func(v *store.Gift, d dates) url.Values {
+			out := strs("name", ptr(v.Name), "status", ptr(v.Status), "occasion", v.Occasion, "url", v.URL)
+			if v.GiftedAt != nil {
+				out.Set("date", d.iso(*v.GiftedAt))
+			}
+			return out
+		}),
+	kindOf(lifeEvents, "life-events", "Life events", "life event",
+		fixed(
+			web.Field{Name: "description", Label: "What happened", Type: "text", Required: true},
+			web.Field{Name: "happened_at", Label: "When", Type: "date", Required: true},
+			web.Field{Name: "comment", Label: "Comment", Type: "text"},
+			web.Field{Name: "should_be_reminded", Label: "Remind me every year", Type: "checkbox"},
+		),
+		(*store.Store).LifeEvents,
+		func(v *store.LifeEvent, d dates) kindItem {
+			detail := d.unixDay(v.HappenedAt)
+			if v.ShouldBeReminded {
+				detail += " · reminded every year"
+			}
+			return kindItem{ID: v.ID, Title: v.Description, Detail: detail, Long: deref(v.Comment)}
+		},
+		func(v *store.LifeEvent, d dates) url.Values {
+			out := strs("description", ptr(v.Description), "comment", v.Comment)
+			out.Set("happened_at", d.iso(v.HappenedAt))
+			out.Set("should_be_reminded", strconv.FormatBool(v.ShouldBeReminded))
+			return out
+		}),
+	kindOf(workEntries, "work-history", "Work history", "job",
+		fixed(
+			web.Field{Name: "job_title", Label: "Job title", Type: "text", Required: true},
+			web.Field{Name: "company_name", Label: "Company", Type: "text"},
+			web.Field{Name: "duration", Label: "Duration", Type: "text", Hint: "2019–2023, three years, …"},
+			web.Field{Name: "estimated_salary", Label: "Estimated salary", Type: "text"},
+			web.Field{Name: "active", Label: "Their current job", Type: "checkbox"},
+		),
+		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.WorkEntry, error) {
+			ws, _, err := st.WorkHistory(ctx, acct, person, webListMax, 0)
+			return ws, err
+		},
+		func(v *store.WorkEntry, _ dates) kindItem {
+			title := v.JobTitle
+			if v.CompanyName != nil {
+				title += " at " + *v.CompanyName
+			}
+			var now *string
+			if v.Active {
+				now = ptr("current")
+			}
+			return kindItem{ID: v.ID, Title: title, Detail: joinSet(" · ", now, v.Duration, v.EstimatedSalary)}
+		},
+		func(v *store.WorkEntry, _ dates) url.Values {
+			out := strs("job_title", ptr(v.JobTitle), "company_name", v.CompanyName, "duration", v.Duration, "estimated_salary", v.EstimatedSalary)
+			out.Set("active", strconv.FormatBool(v.Active))
+			return out
+		}),
+}
+
+// webListMax is how many notes, interactions and jobs a person page shows:
+// the latest.
+const webListMax = 100
+
+// webKindOf finds a kind by its path segment.
+func webKindOf(slug string) (webKind, bool) {
+	for _, k := range webKinds {
+		if k.Slug == slug {
+			return k, true
+		}
+	}
+	return webKind{}, false
+}
+
+// webTasks is the person's tasks as a child resource, for the web app;
+// the API's task handlers predate child and answer as the contract's
+// task routes do.
+var webTasks = child[store.Task, store.TaskInput]{
+	param: "task", notFound: store.ErrTaskNotFound,
+	input: func(_ *Server, _ echo.Context, p *params) store.TaskInput { return taskInput(p) },
+	get:   (*store.Store).Task,
+	create: func(st *store.Store, ctx context.Context, acct, person int64, in store.TaskInput) (store.Task, error) {
+		t, err := st.CreateTask(ctx, acct, person, in)
+		return t, taskError(err)
+	},
+	update: func(st *store.Store, ctx context.Context, acct, person, id int64, in store.TaskInput) (store.Task, error) {
+		t, err := st.UpdateTask(ctx, acct, person, id, in)
+		return t, taskError(err)
+	},
+	remove: (*store.Store).DeleteTask,
+}
+
+func ptr(s string) *string { return &s }
+
+// joinSet joins the values that are set.
+func joinSet(sep string, vs ...*string) string {
+	var parts []string
+	for _, v := range vs {
+		if v != nil && *v != "" {
+			parts = append(parts, *v)
+		}
+	}
+	return strings.Join(parts, sep)
+}
+
+// strs makes form values of pairs of name and value; nil is empty.
+func strs(kv ...any) url.Values {
+	out := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if v, _ := kv[i+1].(*string); v != nil {
+			out.Set(kv[i].(string), *v)
+		}
+	}
+	return out
+}
+
+func pad2(n int64) string { return pad(n, 2) }
+func pad4(n int64) string { return pad(n, 4) }
+func pad(n int64, w int) string {
+	s := strconv.FormatInt(n, 10)
+	for len(s) < w {
+		s = "0" + s
+	}
+	return s
+}

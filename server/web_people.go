@@ -1,0 +1,248 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// webPerPage is how many people a page of the list shows.
+const webPerPage = 50
+
+type peopleView struct {
+	Q       string
+	Total   int64
+	People  []personRow
+	Page    int64
+	Prev    string
+	Next    string
+	Showing string
+}
+
+type personRow struct {
+	ID             int64
+	Name, Nickname string
+}
+
+// handleWebPeople lists the account's people, or those a search finds:
+// the API's search, so any part of a name, nickname or email.
+func (s *Server) handleWebPeople(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	q := c.QueryParam("q")
+	page, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
+	page = max(page, 1)
+	p := &params{values: map[string]any{"q": q}}
+	text := p.text("q", store.MaxSearchLength)
+	if err := p.err(); err != nil {
+		return s.render(c, http.StatusUnprocessableEntity, "people", web.Page{Title: "People", Nav: "people",
+			Data: peopleView{Q: q}, Flash: err.Error()})
+	}
+	var persons []store.Person
+	var total int64
+	var err error
+	if text != nil {
+		persons, total, err = s.store.SearchPersons(ctx, acct, *text, webPerPage, pageOffset(page, webPerPage))
+	} else {
+		persons, total, err = s.store.Persons(ctx, acct, webPerPage, pageOffset(page, webPerPage))
+	}
+	if err != nil {
+		return err
+	}
+	v := peopleView{Q: q, Total: total, Page: page, People: make([]personRow, len(persons))}
+	for i, per := range persons {
+		v.People[i] = personRow{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Nickname: deref(per.Nickname)}
+	}
+	link := func(n int64) string {
+		u := url.Values{"page": {strconv.FormatInt(n, 10)}}
+		if q != "" {
+			u.Set("q", q)
+		}
+		return "/people?" + u.Encode()
+	}
+	if page > 1 {
+		v.Prev = link(page - 1)
+	}
+	if page*webPerPage < total {
+		v.Next = link(page + 1)
+	}
+	if total > 0 {
+		first := pageOffset(page, webPerPage) + 1
+		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(persons))-1, 10) + " of " + strconv.FormatInt(total, 10)
+	}
+	return s.render(c, http.StatusOK, "people", web.Page{Title: "People", Nav: "people", Data: v})
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// personFields are the person form's fields; genders fill its select.
+func personFields(genders []store.Gender) []web.Field {
+	gs := []web.Option{{Value: "", Label: "—"}}
+	for _, g := range genders {
+		gs = append(gs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Name})
+	}
+	return []web.Field{
+		{Name: "first_name", Label: "First name", Type: "text", Required: true, Auto: "off"},
+		{Name: "middle_name", Label: "Middle name", Type: "text", Auto: "off"},
+		{Name: "last_name", Label: "Last name", Type: "text", Auto: "off"},
+		{Name: "nickname", Label: "Nickname", Type: "text", Auto: "off"},
+		{Name: "maiden_name", Label: "Maiden name", Type: "text", Auto: "off"},
+		{Name: "prefix", Label: "Prefix", Type: "text", Hint: "Dr, Ms, …", Auto: "off"},
+		{Name: "suffix", Label: "Suffix", Type: "text", Hint: "Jr, III, …", Auto: "off"},
+		{Name: "gender_id", Label: "Gender", Type: "select", Options: gs},
+		{Name: "marital_status", Label: "Marital status", Type: "select", Options: labelled(maritalStatuses)},
+		{Name: "kids_status", Label: "Kids", Type: "select", Options: labelled(kidsStatuses)},
+		{Name: "how_we_met", Label: "How we met", Type: "textarea"},
+	}
+}
+
+// labelled makes options of API values, shown in words: "no_kids" is
+// "No kids".
+func labelled(values []string) []web.Option {
+	out := make([]web.Option, len(values))
+	for i, v := range values {
+		out[i] = web.Option{Value: v, Label: words(v)}
+	}
+	return out
+}
+
+// words is an API value as a person reads it.
+func words(v string) string {
+	b := []byte(attr(v))
+	if len(b) > 0 && b[0] >= 'a' && b[0] <= 'z' {
+		b[0] -= 'a' - 'A'
+	}
+	return string(b)
+}
+
+// personValues are a person's fields as the form holds them.
+func personValues(p store.Person) url.Values {
+	v := url.Values{"first_name": {p.FirstName}, "marital_status": {p.MaritalStatus}, "kids_status": {p.KidsStatus}}
+	for k, s := range map[string]*string{"middle_name": p.MiddleName, "last_name": p.LastName, "nickname": p.Nickname,
+		"maiden_name": p.MaidenName, "prefix": p.Prefix, "suffix": p.Suffix, "how_we_met": p.HowWeMet} {
+		v.Set(k, deref(s))
+	}
+	if p.Gender != nil {
+		v.Set("gender_id", strconv.FormatInt(p.Gender.ID, 10))
+	}
+	return v
+}
+
+type personFormView struct {
+	Form   web.Form
+	Person *store.Person
+}
+
+// personFormPage draws the new-person or edit-person form.
+func (s *Server) personFormPage(c echo.Context, status int, per *store.Person, values url.Values, errs map[string][]string) error {
+	genders, err := s.store.Genders(c.Request().Context(), account(c))
+	if err != nil {
+		return err
+	}
+	f := web.Form{ID: "person", Action: "/people", Submit: "Add person", CSRF: csrf(c), Fields: personFields(genders)}
+	title := "Add a person"
+	if per != nil {
+		f.Action, f.Submit = "/people/"+itoa64(per.ID), "Save"
+		title = "Edit " + store.FullName(per.FirstName, per.LastName)
+	}
+	return s.render(c, status, "person_form", web.Page{Title: title, Nav: "people",
+		Data: personFormView{Form: f.Fill(values, errs), Person: per}})
+}
+
+func (s *Server) handleWebPersonNew(c echo.Context) error {
+	return s.personFormPage(c, http.StatusOK, nil, nil, nil)
+}
+
+func (s *Server) handleWebPersonCreate(c echo.Context) error {
+	p := formParams(c)
+	in := personInput(p)
+	err := p.err()
+	var per store.Person
+	if err == nil {
+		per, err = s.store.CreatePerson(c.Request().Context(), account(c), in)
+		err = personError(err)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.personFormPage(c, http.StatusUnprocessableEntity, nil, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID), store.FullName(per.FirstName, per.LastName)+" added.")
+}
+
+// webPerson is the person the path names, or the 404 of another
+// account's or a missing one.
+func (s *Server) webPerson(c echo.Context) (store.Person, error) {
+	id, err := pathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return store.Person{}, err
+	}
+	return s.store.Person(c.Request().Context(), account(c), id)
+}
+
+func (s *Server) handleWebPersonEdit(c echo.Context) error {
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	return s.personFormPage(c, http.StatusOK, &per, personValues(per), nil)
+}
+
+// handleWebPersonUpdate replaces the person's fields, as the API's PUT
+// does; whether they are listed and protected, which the form does not
+// show, stay as they were.
+func (s *Server) handleWebPersonUpdate(c echo.Context) error {
+	ctx, acct := c.Request().Context(), account(c)
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	in := personInput(p)
+	in.CanBeDeleted, in.IsListed = per.CanBeDeleted, per.IsListed
+	err = p.err()
+	if err == nil {
+		_, err = s.store.UpdatePerson(ctx, acct, per.ID, in)
+		err = personError(err)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.personFormPage(c, http.StatusUnprocessableEntity, &per, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID), "Saved.")
+}
+
+func (s *Server) handleWebPersonDelete(c echo.Context) error {
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	err = s.store.DeletePerson(c.Request().Context(), account(c), per.ID)
+	if errors.Is(err, store.ErrPersonProtected) {
+		return errPersonProtected
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people", store.FullName(per.FirstName, per.LastName)+" deleted.")
+}
+
+// personExistsIn is personExists for a handler that has no closure yet.
+func (s *Server) personExistsIn(ctx context.Context, acct, id int64) error {
+	_, err := s.store.Person(ctx, acct, id)
+	return err
+}

@@ -1,0 +1,265 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+type personView struct {
+	ID         int64
+	Name       string
+	Protected  bool
+	Facts      []fact
+	Appearance []fact
+	Touch      string
+	Sections   []personSection
+	// Forms of the person's own fields, each in a section of its own.
+	AgeForm, LookForm, TouchForm web.Form
+	// Open names the form that failed, drawn open with its errors.
+	Open string
+}
+
+type fact struct{ Label, Value string }
+
+type personSection struct {
+	Slug, Title, Noun string
+	Items             []kindItem
+	Form              web.Form
+}
+
+// failed is a form that came back with errors: which one, with what.
+type failed struct {
+	form   string
+	values url.Values
+	errs   map[string][]string
+}
+
+func (s *Server) handleWebPerson(c echo.Context) error {
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	return s.personPage(c, http.StatusOK, per, failed{})
+}
+
+// personPage draws everything Kith knows of the person, with a form for
+// each kind of it; f is a form to draw again with its errors.
+func (s *Server) personPage(c echo.Context, status int, per store.Person, f failed) error {
+	ctx, acct, d := c.Request().Context(), account(c), s.datesOf(c)
+	base := "/people/" + itoa64(per.ID)
+	v := personView{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Protected: !per.CanBeDeleted, Open: f.form}
+	v.Facts = personFacts(per, d)
+	for i, name := range store.AppearanceFields {
+		if val := per.Appearance[i]; val != nil {
+			v.Appearance = append(v.Appearance, fact{words(name), *val})
+		}
+	}
+	for _, k := range webKinds {
+		items, err := k.list(s, ctx, d, acct, per.ID)
+		if err != nil {
+			return err
+		}
+		fields, err := k.fields(s, c)
+		if err != nil {
+			return err
+		}
+		form := web.Form{ID: k.Slug, Action: base + "/" + k.Slug, Submit: "Add " + k.Noun, CSRF: csrf(c), Fields: fields}
+		if f.form == k.Slug {
+			form = form.Fill(f.values, f.errs)
+		}
+		v.Sections = append(v.Sections, personSection{Slug: k.Slug, Title: k.Title, Noun: k.Noun, Items: items, Form: form})
+	}
+	touch, err := s.store.StayInTouch(ctx, acct, per.ID)
+	if err != nil {
+		return err
+	}
+	v.Touch = touchText(touch, d)
+	v.AgeForm = ageForm(base, csrf(c)).Fill(formOr(f, "age", ageValues(per.Age)))
+	v.LookForm = lookForm(base, csrf(c)).Fill(formOr(f, "appearance", lookValues(per)))
+	touchValues := url.Values{}
+	if touch.EveryDays > 0 {
+		touchValues.Set("every_days", strconv.FormatInt(touch.EveryDays, 10))
+	}
+	v.TouchForm = web.Form{ID: "stay-in-touch", Action: base + "/stay-in-touch", Submit: "Save", CSRF: csrf(c), Fields: []web.Field{
+		{Name: "every_days", Label: "Get in touch every (days)", Type: "number", Hint: "Empty: no reminder."},
+	}}.Fill(formOr(f, "stay-in-touch", touchValues))
+	return s.render(c, status, "person", web.Page{Title: v.Name, Nav: "people", Data: v})
+}
+
+// formOr is the failed form's values and errors if it is form, else values.
+func formOr(f failed, form string, values url.Values) (url.Values, map[string][]string) {
+	if f.form == form {
+		return f.values, f.errs
+	}
+	return values, nil
+}
+
+func personFacts(p store.Person, d dates) []fact {
+	var out []fact
+	add := func(label string, v *string) {
+		if v != nil && *v != "" {
+			out = append(out, fact{label, *v})
+		}
+	}
+	add("Age", ptr(ageText(p.Age, d)))
+	add("Nickname", p.Nickname)
+	add("Maiden name", p.MaidenName)
+	if p.Gender != nil {
+		add("Gender", &p.Gender.Name)
+	}
+	if p.MaritalStatus != "unknown" {
+		add("Marital status", ptr(words(p.MaritalStatus)))
+	}
+	if p.KidsStatus != "unknown" {
+		add("Kids", ptr(words(p.KidsStatus)))
+	}
+	add("How we met", p.HowWeMet)
+	return out
+}
+
+// ageText says what Kith knows of a person's age, as of today.
+func ageText(a store.Age, d dates) string {
+	out := ageOut(a, d.today, d.loc)
+	switch out["age_type"] {
+	case "exact":
+		born := strconv.FormatInt(*a.Year, 10)
+		if a.Month != nil && a.Day != nil {
+			born = d.day(dateOfYMD(*a.Year, *a.Month, *a.Day))
+		} else if a.Month != nil {
+			born = time.Month(*a.Month).String() + " " + born
+		}
+		return strconv.Itoa(out["age"].(int)) + " (born " + born + ")"
+	case "estimated":
+		return "about " + strconv.FormatInt(out["age"].(int64), 10)
+	case "bracket":
+		return "between " + deref(a.Bracket) + " years"
+	}
+	return ""
+}
+
+func touchText(t store.Contact, d dates) string {
+	if t.EveryDays == 0 {
+		return ""
+	}
+	s := "Every " + strconv.FormatInt(t.EveryDays, 10) + " days"
+	if due, ok := t.DueOn(); ok {
+		if day, err := parseDate(due); err == nil {
+			s += "; due " + d.relative(day)
+		}
+	}
+	return s
+}
+
+func ageForm(base, token string) web.Form {
+	return web.Form{ID: "age", Action: base + "/age", Submit: "Save age", CSRF: token, Fields: []web.Field{
+		{Name: "age_type", Label: "What you know", Type: "select", Options: []web.Option{
+			{Value: "exact", Label: "Their birthday"}, {Value: "estimated", Label: "Their age, roughly"}, {Value: "bracket", Label: "An age range"}}},
+		{Name: "age_year", Label: "Birth year", Type: "number"},
+		{Name: "age_month", Label: "Birth month", Type: "number", Hint: "1 to 12"},
+		{Name: "age_day", Label: "Birth day", Type: "number", Hint: "1 to 31"},
+		{Name: "estimated_age", Label: "Estimated age", Type: "number"},
+		{Name: "age_bracket", Label: "Age range", Type: "text", Hint: "30-40"},
+		{Name: "add_yearly_reminder", Label: "Remind me of their birthday", Type: "checkbox"},
+	}}
+}
+
+func ageValues(a store.Age) url.Values {
+	out := url.Values{"add_yearly_reminder": {"1"}}
+	if a.Type == nil {
+		return out
+	}
+	out.Set("age_type", *a.Type)
+	set := func(k string, n *int64) {
+		if n != nil {
+			out.Set(k, strconv.FormatInt(*n, 10))
+		}
+	}
+	set("age_year", a.Year)
+	set("age_month", a.Month)
+	set("age_day", a.Day)
+	set("estimated_age", a.Estimated)
+	if a.Bracket != nil {
+		out.Set("age_bracket", *a.Bracket)
+	}
+	if a.YearlyReminder != nil && !*a.YearlyReminder {
+		out.Set("add_yearly_reminder", "0")
+	}
+	return out
+}
+
+func lookForm(base, token string) web.Form {
+	f := web.Form{ID: "appearance", Action: base + "/appearance", Submit: "Save appearance", CSRF: token}
+	for _, name := range store.AppearanceFields {
+		f.Fields = append(f.Fields, web.Field{Name: name, Label: words(name), Type: "text"})
+	}
+	return f
+}
+
+func lookValues(p store.Person) url.Values {
+	out := url.Values{}
+	for i, name := range store.AppearanceFields {
+		if v := p.Appearance[i]; v != nil {
+			out.Set(name, *v)
+		}
+	}
+	return out
+}
+
+// handleWebAge sets the person's age with the API's rules.
+func (s *Server) handleWebAge(c echo.Context) error {
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	today, _ := s.userDay(c)
+	age := ageInput(p, today, s.store.Now().Unix())
+	if err := p.err(); err != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"age", c.Request().PostForm, fieldErrors(err)})
+	}
+	if _, err := s.store.SetAge(c.Request().Context(), account(c), per.ID, age); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#age", "Age saved.")
+}
+
+func (s *Server) handleWebAppearance(c echo.Context) error {
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	changes := appearanceInput(p)
+	if err := p.err(); err != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"appearance", c.Request().PostForm, fieldErrors(err)})
+	}
+	if _, err := s.store.UpdateAppearance(c.Request().Context(), account(c), per.ID, changes); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#appearance", "Appearance saved.")
+}
+
+// handleWebStayInTouch sets how often to get in touch; empty stops it.
+func (s *Server) handleWebStayInTouch(c echo.Context) error {
+	per, err := s.webPerson(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	every := p.between("every_days", 1, 3650)
+	if err := p.err(); err != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"stay-in-touch", c.Request().PostForm, fieldErrors(err)})
+	}
+	today, _ := s.userDay(c)
+	if _, err := s.store.SetStayInTouch(c.Request().Context(), account(c), per.ID, every, today.Format(time.DateOnly)); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#stay-in-touch", "Saved.")
+}

@@ -1,0 +1,142 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// webThing reads the person and the kind the path names; an unknown kind
+// is a 404 as any unknown path.
+func (s *Server) webThing(c echo.Context) (store.Person, webKind, error) {
+	k, ok := webKindOf(c.Param("kind"))
+	if !ok {
+		return store.Person{}, webKind{}, echo.ErrNotFound
+	}
+	per, err := s.webPerson(c)
+	return per, k, err
+}
+
+// handleWebThingCreate adds one of the person's things from the form
+// in its section; errors draw the person page again with that form open.
+func (s *Server) handleWebThingCreate(c echo.Context) error {
+	per, k, err := s.webThing(c)
+	if err != nil {
+		return err
+	}
+	err = k.save(s, c, account(c), per.ID, 0, formParams(c))
+	if fe := fieldErrors(err); fe != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{k.Slug, c.Request().PostForm, fe})
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" added.")
+}
+
+type thingFormView struct {
+	Person store.Person
+	Name   string
+	Form   web.Form
+	Back   string
+}
+
+// thingForm draws the edit form of one of the person's things.
+func (s *Server) thingForm(c echo.Context, status int, per store.Person, k webKind, id int64, values url.Values, errs map[string][]string) error {
+	fields, err := k.fields(s, c)
+	if err != nil {
+		return err
+	}
+	base := "/people/" + itoa64(per.ID)
+	f := web.Form{ID: k.Slug, Action: base + "/" + k.Slug + "/" + itoa64(id), Submit: "Save", CSRF: csrf(c), Fields: fields}
+	name := store.FullName(per.FirstName, per.LastName)
+	return s.render(c, status, "thing_form", web.Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
+		Data: thingFormView{Person: per, Name: name, Form: f.Fill(values, errs), Back: base + "#" + k.Slug}})
+}
+
+func (s *Server) handleWebThingEdit(c echo.Context) error {
+	per, k, err := s.webThing(c)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(c, "item", echo.ErrNotFound)
+	if err != nil {
+		return err
+	}
+	values, err := k.values(s, c.Request().Context(), s.datesOf(c), account(c), per.ID, id)
+	if err != nil {
+		return err
+	}
+	return s.thingForm(c, http.StatusOK, per, k, id, values, nil)
+}
+
+func (s *Server) handleWebThingUpdate(c echo.Context) error {
+	per, k, err := s.webThing(c)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(c, "item", echo.ErrNotFound)
+	if err != nil {
+		return err
+	}
+	// The row first: another person's or a missing one is a 404, whatever
+	// the form holds.
+	if _, err := k.values(s, c.Request().Context(), s.datesOf(c), account(c), per.ID, id); err != nil {
+		return err
+	}
+	err = k.save(s, c, account(c), per.ID, id, formParams(c))
+	if fe := fieldErrors(err); fe != nil {
+		return s.thingForm(c, http.StatusUnprocessableEntity, per, k, id, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, "Saved.")
+}
+
+func (s *Server) handleWebThingDelete(c echo.Context) error {
+	per, k, err := s.webThing(c)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(c, "item", echo.ErrNotFound)
+	if err != nil {
+		return err
+	}
+	if err := k.remove(s.store, c.Request().Context(), account(c), per.ID, id); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" deleted.")
+}
+
+// handleWebTaskToggle ticks a task, or unticks it, from the person page
+// (back there) or the dashboard (back home).
+func (s *Server) handleWebTaskToggle(c echo.Context) error {
+	param := "task"
+	if c.Param("person") != "" {
+		if c.Param("kind") != "tasks" {
+			return echo.ErrNotFound
+		}
+		param = "item"
+	}
+	id, err := pathID(c, param, store.ErrTaskNotFound)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.ToggleTask(c.Request().Context(), account(c), id)
+	if err != nil {
+		return err
+	}
+	msg := "“" + t.Name + "” is done."
+	if !t.IsCompleted {
+		msg = "“" + t.Name + "” is to do again."
+	}
+	if c.Param("person") != "" {
+		return s.seeOther(c, "/people/"+itoa64(t.PersonID)+"#tasks", msg)
+	}
+	return s.seeOther(c, "/", msg)
+}
