@@ -50,12 +50,18 @@ func (s *Server) handleJournalShow(c echo.Context) error {
 	return journalResponse(c, http.StatusOK, j)
 }
 
+// journalName reads a journal's name, the one field of its create and
+// rename, by the API and the web app alike.
+func journalName(p *params) string {
+	return p.requiredText("name", 255)
+}
+
 func (s *Server) handleJournalCreate(c echo.Context) error {
 	p, err := readParams(c)
 	if err != nil {
 		return err
 	}
-	name := p.requiredText("name", 255)
+	name := journalName(p)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -76,7 +82,7 @@ func (s *Server) handleJournalUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := p.requiredText("name", 255)
+	name := journalName(p)
 	if err := validated(p, func() error { _, err := s.store.Journal(ctx, acct, id); return err }); err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func (s *Server) routes(corsOrigins []string) {
 	// system's link checker, a prefetch) must not: verify-email spends a
 	// single-use link, and a journal's entry by date is made by the first
 	// GET that asks for it.
-	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	var get getFunc = func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
 		e.GET(path, h, m...)
 		e.HEAD(path, h, m...)
 	}
@@ -205,4 +205,8 @@ func (s *Server) routes(corsOrigins []string) {
 	e.POST("/people/:person/:kind/:item", s.handleWebThingUpdate, page, user)
 	e.POST("/people/:person/:kind/:item/delete", s.handleWebThingDelete, page, user)
 	e.POST("/people/:person/:kind/:item/toggle", s.handleWebTaskToggle, page, user)
+	s.webJournalRoutes(get, page, user)
 }
+
+// getFunc registers a GET route with its HEAD.
+type getFunc func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)

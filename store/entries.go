@@ -97,3 +97,74 @@ func getEntry(ctx context.Context, q queryer, accountID, journalID int64, year, 
 	}
 	return en, err
 }
+
+// Entries lists a page of the journal's entries, the newest date first,
+// with how many it has in all. A journal that is not the account's is
+// ErrJournalNotFound.
+func (s *Store) Entries(ctx context.Context, accountID, journalID, limit, offset int64) ([]Entry, int64, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list journal entries: %w", err)
+	}
+	defer tx.end(ctx, false)
+	if _, err := getJournal(ctx, tx, accountID, journalID); err != nil {
+		return nil, 0, err
+	}
+	var total int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM journal_entries WHERE journal_id = ? AND account_id = ?`,
+		journalID, accountID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: count journal entries: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM journal_entries
+		WHERE journal_id = ? AND account_id = ?
+		ORDER BY year DESC, month DESC, day DESC LIMIT ? OFFSET ?`, journalID, accountID, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list journal entries: %w", err)
+	}
+	defer rows.Close()
+	entries := []Entry{}
+	for rows.Next() {
+		var en Entry
+		if err := scanEntry(rows, &en); err != nil {
+			return nil, 0, fmt.Errorf("store: scan journal entry: %w", err)
+		}
+		entries = append(entries, en)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: list journal entries: %w", err)
+	}
+	return entries, total, nil
+}
+
+// EntryCount is how many entries a journal has, and the date of its
+// newest (zero when it has none).
+type EntryCount struct {
+	Entries          int64
+	Year, Month, Day int
+}
+
+// EntryCounts are the account's journals' entry counts by journal id; a
+// journal without entries is not in the map.
+func (s *Store) EntryCounts(ctx context.Context, accountID int64) (map[int64]EntryCount, error) {
+	// The newest date is the greatest of year*10000 + month*100 + day, read
+	// back into its parts: one pass over each journal's entries.
+	rows, err := s.r.QueryContext(ctx, `SELECT e.journal_id, count(*), max(e.year * 10000 + e.month * 100 + e.day)
+		FROM journals j JOIN journal_entries e ON e.journal_id = j.id
+		WHERE j.account_id = ? GROUP BY e.journal_id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("store: count journal entries: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]EntryCount{}
+	for rows.Next() {
+		var id, n, newest int64
+		if err := rows.Scan(&id, &n, &newest); err != nil {
+			return nil, fmt.Errorf("store: count journal entries: %w", err)
+		}
+		out[id] = EntryCount{Entries: n, Year: int(newest / 10000), Month: int(newest / 100 % 100), Day: int(newest % 100)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: count journal entries: %w", err)
+	}
+	return out, nil
+}

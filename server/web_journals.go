@@ -1,0 +1,308 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// webEntriesPerPage is how many entries a page of a journal shows.
+const webEntriesPerPage = 100
+
+// webJournalRoutes are the journal pages' routes.
+func (s *Server) webJournalRoutes(get getFunc, page, user echo.MiddlewareFunc) {
+	get("/journals", s.handleWebJournals, page, user)
+	s.echo.POST("/journals", s.handleWebJournalCreate, page, user)
+	get("/journals/:journal", s.handleWebJournal, page, user)
+	s.echo.POST("/journals/:journal", s.handleWebJournalRename, page, user)
+	s.echo.POST("/journals/:journal/delete", s.handleWebJournalDelete, page, user)
+	s.echo.POST("/journals/:journal/entries", s.handleWebEntryOpen, page, user)
+}
+
+type journalsView struct {
+	Journals []journalRow
+	Form     web.Form
+}
+
+type journalRow struct {
+	ID     int64
+	Name   string
+	Count  string // "3 entries"; empty for none
+	Latest string // the newest entry's date
+}
+
+type journalView struct {
+	ID         int64
+	Name       string
+	Count      string // "3 entries"
+	Entries    []entryRow
+	Prev, Next string
+	Showing    string
+	OpenForm   web.Form
+	RenameForm web.Form
+	// Renaming opens the rename form: it has errors to show.
+	Renaming bool
+}
+
+type entryRow struct {
+	ID   int64
+	Date string
+	When string // "today", "2 days ago"; empty beyond a week
+}
+
+// entryCount is "1 entry", "3 entries".
+func entryCount(n int64) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.FormatInt(n, 10) + " entries"
+}
+
+// flashName is a name short enough for a flash, which holds 200 bytes.
+func flashName(name string) string {
+	if utf8.RuneCountInString(name) <= 60 {
+		return name
+	}
+	return string([]rune(name)[:59]) + "…"
+}
+
+func journalForm(c echo.Context) web.Form {
+	return web.Form{ID: "journal", Action: "/journals", Submit: "Add journal", CSRF: csrf(c), Fields: []web.Field{
+		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
+	}}
+}
+
+// journalsPage lists the account's journals, newest first, with the form
+// that adds one.
+func (s *Server) journalsPage(c echo.Context, status int, values url.Values, errs map[string][]string) error {
+	ctx, acct := c.Request().Context(), account(c)
+	js, err := s.store.Journals(ctx, acct)
+	if err != nil {
+		return err
+	}
+	counts, err := s.store.EntryCounts(ctx, acct)
+	if err != nil {
+		return err
+	}
+	d := s.datesOf(c)
+	v := journalsView{Journals: make([]journalRow, len(js)), Form: journalForm(c).Fill(values, errs)}
+	for i, j := range js {
+		v.Journals[i] = journalRow{ID: j.ID, Name: j.Name}
+		if n, ok := counts[j.ID]; ok && n.Entries > 0 {
+			v.Journals[i].Count = entryCount(n.Entries)
+			v.Journals[i].Latest = d.day(time.Date(n.Year, time.Month(n.Month), n.Day, 0, 0, 0, 0, time.UTC))
+		}
+	}
+	return s.render(c, status, "journals", web.Page{Title: "Journals", Nav: "journals", Data: v})
+}
+
+func (s *Server) handleWebJournals(c echo.Context) error {
+	return s.journalsPage(c, http.StatusOK, nil, nil)
+}
+
+func (s *Server) handleWebJournalCreate(c echo.Context) error {
+	p := formParams(c)
+	name := journalName(p)
+	err := p.err()
+	var j store.Journal
+	if err == nil {
+		j, err = s.store.CreateJournal(c.Request().Context(), account(c), name)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.journalsPage(c, http.StatusUnprocessableEntity, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/journals/"+itoa64(j.ID), flashName(j.Name)+" added.")
+}
+
+// webJournal is the journal the path names, or the 404 of another
+// account's or a missing one.
+func (s *Server) webJournal(c echo.Context) (store.Journal, error) {
+	id, err := pathID(c, "journal", store.ErrJournalNotFound)
+	if err != nil {
+		return store.Journal{}, err
+	}
+	return s.store.Journal(c.Request().Context(), account(c), id)
+}
+
+// journalForms are the journal page's forms as a post left them: the
+// values and errors of the one that was sent.
+type journalForms struct {
+	open, rename       url.Values
+	openErrs, nameErrs map[string][]string
+}
+
+// journalPage shows a journal: a page of its entries, newest date first,
+// and its forms.
+func (s *Server) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
+	pg, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
+	pg = max(pg, 1)
+	entries, total, err := s.store.Entries(c.Request().Context(), account(c), j.ID, webEntriesPerPage, pageOffset(pg, webEntriesPerPage))
+	if err != nil {
+		return err
+	}
+	d := s.datesOf(c)
+	base := "/journals/" + itoa64(j.ID)
+	v := journalView{ID: j.ID, Name: j.Name, Count: entryCount(total), Entries: make([]entryRow, len(entries))}
+	for i, en := range entries {
+		t := time.Date(en.Year, time.Month(en.Month), en.Day, 0, 0, 0, 0, time.UTC)
+		v.Entries[i] = entryRow{ID: en.ID, Date: d.day(t)}
+		if days := t.Sub(d.today).Hours() / 24; days >= -7 && days <= 7 {
+			v.Entries[i].When = d.relative(t)
+		}
+	}
+	link := func(n int64) string { return base + "?page=" + strconv.FormatInt(n, 10) }
+	if pg > 1 {
+		v.Prev = link(pg - 1)
+	}
+	if pg < (total+webEntriesPerPage-1)/webEntriesPerPage {
+		v.Next = link(pg + 1)
+	}
+	if len(entries) > 0 && total > webEntriesPerPage {
+		first := pageOffset(pg, webEntriesPerPage) + 1
+		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(entries))-1, 10) + " of " + strconv.FormatInt(total, 10)
+	}
+	open := f.open
+	if open == nil {
+		open = url.Values{"date": {d.today.Format(time.DateOnly)}}
+	}
+	v.OpenForm = web.Form{ID: "open", Action: base + "/entries", Submit: "Open", CSRF: csrf(c), Fields: []web.Field{
+		{Name: "date", Label: "Date", Type: "date", Required: true, Hint: "Its entry is made the first time you open it."},
+	}}.Fill(open, f.openErrs)
+	rename := f.rename
+	if rename == nil {
+		rename = url.Values{"name": {j.Name}}
+	}
+	v.RenameForm = web.Form{ID: "rename", Action: base, Submit: "Rename", CSRF: csrf(c), Fields: []web.Field{
+		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
+	}}.Fill(rename, f.nameErrs)
+	v.Renaming = f.nameErrs != nil
+	return s.render(c, status, "journal", web.Page{Title: j.Name, Nav: "journals", Data: v})
+}
+
+func (s *Server) handleWebJournal(c echo.Context) error {
+	j, err := s.webJournal(c)
+	if err != nil {
+		return err
+	}
+	return s.journalPage(c, http.StatusOK, j, journalForms{})
+}
+
+// handleWebJournalRename renames the journal, by the API's rules.
+func (s *Server) handleWebJournalRename(c echo.Context) error {
+	j, err := s.webJournal(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	name := journalName(p)
+	err = p.err()
+	if err == nil {
+		j, err = s.store.UpdateJournal(c.Request().Context(), account(c), j.ID, name)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{rename: c.Request().PostForm, nameErrs: fe})
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/journals/"+itoa64(j.ID), "Renamed to "+flashName(j.Name)+".")
+}
+
+// handleWebJournalDelete deletes the journal with its entries.
+func (s *Server) handleWebJournalDelete(c echo.Context) error {
+	j, err := s.webJournal(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteJournal(c.Request().Context(), account(c), j.ID); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/journals", flashName(j.Name)+" deleted.")
+}
+
+// Messages of a date the open form refuses.
+const (
+	msgDateFormat  = "The date field must match the format Y-m-d."
+	msgDateInvalid = "The date field must be a valid date."
+)
+
+// entryDate reads the date of the entry to open: YYYY-MM-DD (leading
+// zeros optional, as in the API's path), a real day of years 1–9999.
+func entryDate(p *params) (year, month, day int) {
+	s, isText, present := p.scalar("date")
+	if !present {
+		if !p.failed("date") {
+			p.fail("date", "The date field is required.")
+		}
+		return 0, 0, 0
+	}
+	parts := strings.Split(s, "-")
+	if !isText || len(parts) != 3 || !digits(parts[0], 4) || !digits(parts[1], 2) || !digits(parts[2], 2) {
+		p.fail("date", msgDateFormat)
+		return 0, 0, 0
+	}
+	year, month, day = dateNumber(parts[0]), dateNumber(parts[1]), dateNumber(parts[2])
+	if !store.ValidDate(year, month, day) {
+		p.fail("date", msgDateInvalid)
+		return 0, 0, 0
+	}
+	return year, month, day
+}
+
+// digits reports whether s is 1 to n ASCII digits.
+func digits(s string, n int) bool {
+	if s == "" || len(s) > n {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// handleWebEntryOpen opens the journal's entry for a date: made now if
+// the journal had none, as the API's entry by date does.
+func (s *Server) handleWebEntryOpen(c echo.Context) error {
+	j, err := s.webJournal(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	y, m, d := entryDate(p)
+	err = p.err()
+	var created bool
+	if err == nil {
+		_, created, err = s.store.JournalEntry(c.Request().Context(), account(c), j.ID, y, m, d)
+		if errors.Is(err, store.ErrEntryNotFound) { // entryDate lets no such date through
+			ve := &ValidationError{}
+			ve.add("date", msgDateInvalid)
+			err = ve
+		}
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{open: c.Request().PostForm, openErrs: fe})
+	}
+	if err != nil {
+		return err
+	}
+	day := s.datesOf(c).day(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC))
+	flash := "Entry for " + day + " added."
+	if !created {
+		flash = "The entry for " + day + " was already there."
+	}
+	return s.seeOther(c, "/journals/"+itoa64(j.ID), flash)
+}
