@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -63,11 +64,20 @@ func (s *Server) handleMeShow(c echo.Context) error {
 
 // handleMeUpdate replaces the profile: an omitted optional field is cleared.
 func (s *Server) handleMeUpdate(c echo.Context) error {
-	sess, _ := session(c)
 	p, err := readParams(c)
 	if err != nil {
 		return err
 	}
+	u, err := s.updateProfile(c, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.userJSON(c, u))
+}
+
+// profileInput reads a profile, as PUT /api/me and the settings page
+// take it; today, the user's date, is the latest birth date.
+func profileInput(p *params, today time.Time) store.Profile {
 	prof := store.Profile{
 		FirstName: p.requiredText("first_name", 255),
 		LastName:  p.requiredText("last_name", 255),
@@ -75,26 +85,36 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 		Email:     p.email("email", 255),
 	}
 	if born := p.date("born_at"); born != nil {
-		if today, _ := s.userDay(c); born.After(today) {
+		if born.After(today) {
 			p.fail("born_at", "The born at field must be a date before or equal to today.")
 		}
 		unix := born.Unix()
 		prof.BornAt = &unix
 	}
+	return prof
+}
+
+// updateProfile replaces the signed-in user's profile with p's, mailing
+// a verification link when the email changed. A bad profile is a
+// *ValidationError.
+func (s *Server) updateProfile(c echo.Context, p *params) (store.User, error) {
+	sess, _ := session(c)
+	today, _ := s.userDay(c)
+	prof := profileInput(p, today)
 	if err := p.err(); err != nil {
-		return err
+		return store.User{}, err
 	}
 	u, secret, err := s.store.UpdateProfile(c.Request().Context(), sess.UserID, prof)
 	if errors.Is(err, store.ErrEmailTaken) {
-		return invalid("email", "The email has already been taken.")
+		return store.User{}, invalid("email", "The email has already been taken.")
 	}
 	if err != nil {
-		return err
+		return store.User{}, err
 	}
 	if secret != "" {
 		s.sendVerification(c, u, secret)
 	}
-	return c.JSON(http.StatusOK, s.userJSON(c, u))
+	return u, nil
 }
 
 func (s *Server) handleTimezoneShow(c echo.Context) error {
@@ -108,10 +128,7 @@ func (s *Server) handleTimezoneUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	tz := p.requiredText("timezone", 255)
-	if _, ok := zone(tz); tz != "" && !ok {
-		p.fail("timezone", "The timezone field must be a valid timezone.")
-	}
+	tz := timezoneInput(p)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -120,4 +137,14 @@ func (s *Server) handleTimezoneUpdate(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.timezoneJSON(c, u.Timezone))
+}
+
+// timezoneInput reads a time zone, an IANA name, as PUT /api/me/timezone
+// and the settings page take it.
+func timezoneInput(p *params) string {
+	tz := p.requiredText("timezone", 255)
+	if _, ok := zone(tz); tz != "" && !ok {
+		p.fail("timezone", "The timezone field must be a valid timezone.")
+	}
+	return tz
 }

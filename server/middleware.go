@@ -182,7 +182,8 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bodyLimits are the routes that read more than maxBodyBytes.
-var bodyLimits = map[string]int64{"/api/import": maxImportBytes, "/api/import/vcard": maxVCardImportBytes}
+var bodyLimits = map[string]int64{"/api/import": maxImportBytes, "/api/import/vcard": maxVCardImportBytes,
+	"/settings/import": maxImportBytes, "/settings/import/vcard": maxVCardImportBytes}
 
 // limitBody refuses bodies over maxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.

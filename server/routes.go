@@ -206,6 +206,7 @@ func (s *Server) routes(corsOrigins []string) {
 	e.POST("/people/:person/:kind/:item/delete", s.handleWebThingDelete, page, user)
 	e.POST("/people/:person/:kind/:item/toggle", s.handleWebTaskToggle, page, user)
 	s.webJournalRoutes(get, page, user)
+	s.webSettingsRoutes(get, page, user)
 }
 
 // getFunc registers a GET route with its HEAD.

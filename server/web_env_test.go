@@ -97,7 +97,8 @@ func (b *browser) follow(pg page) page {
 	if pg.code != http.StatusSeeOther {
 		b.t.Fatalf("want a 303, got %d: %s", pg.code, pg.body)
 	}
-	return b.get(pg.header.Get("Location"))
+	to, _, _ := strings.Cut(pg.header.Get("Location"), "#") // a browser keeps the fragment to itself
+	return b.get(to)
 }
 
 // has fails the test unless the page holds each of want.

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestWebIsolation tries every web route that takes an id with the ids of
+// another account's rows: each must answer the 404 page and change
+// nothing. A route with a parameter this test cannot fill fails it, so a
+// new route gets its check.
+func TestWebIsolation(t *testing.T) {
+	e := newEnv(t)
+	_, ada := e.user("ada@example.com")
+	e.user("bob@example.com")
+	person := e.person(ada, "first_name=Grace")
+	items := map[string]string{
+		"tasks":           e.task(ada, person, "name=Call"),
+		"notes":           e.note(ada, person, "Ada's note"),
+		"gifts":           e.gift(ada, person, "name=Teapot&status=idea"),
+		"contact-details": e.contactDetail(ada, person, "kind=phone&value=555-0100"),
+		"important-dates": e.importantDate(ada, person, "label=met&date=2019-05-04"),
+		"interactions":    e.interaction(ada, person, "happened_on=2026-03-01&kind=call"),
+		"life-events":     e.lifeEvent(ada, person, "description=Moved&happened_at=2020-01-01"),
+		"work-history":    e.workEntry(ada, person, "job_title=Admiral&active=0"),
+	}
+	if len(items) != len(webKinds) {
+		t.Fatalf("%d kinds tried, %d served", len(items), len(webKinds))
+	}
+	ids := map[string]string{
+		":person":  person,
+		":task":    items["tasks"],
+		":journal": e.journal(ada, "Ada's"),
+		":channel": jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: ada})),
+		":key":     strings.Split(ada, "|")[0],
+	}
+	snapshot := func() string {
+		var b strings.Builder
+		for _, p := range []string{"/api/persons/" + person, "/api/journals", "/api/me/channels", "/api/administration/api"} {
+			b.WriteString(e.do(req{method: "GET", path: p, key: ada}).body)
+		}
+		for _, k := range webKinds { // in order: a map's would differ each time
+			kind := k.Slug
+			b.WriteString(e.do(req{method: "GET", path: "/api/persons/" + person + "/" + kind, key: ada}).body)
+		}
+		return b.String()
+	}
+	before := snapshot()
+	bob := e.signIn(t, "bob@example.com")
+	form := url.Values{}
+	for k, v := range mustParseQuery(t, everything) {
+		form[k] = v
+	}
+	tried := 0
+	for _, rt := range e.srv.Routes() {
+		if !webPath(rt.Path) || !strings.Contains(rt.Path, ":") || strings.HasPrefix(rt.Path, "/static/") {
+			continue
+		}
+		paths := []string{rt.Path}
+		if strings.Contains(rt.Path, ":kind") {
+			paths = nil
+			for kind, id := range items {
+				paths = append(paths, strings.NewReplacer(":kind", kind, ":item", id).Replace(rt.Path))
+			}
+		}
+		for _, path := range paths {
+			for param, id := range ids {
+				path = strings.ReplaceAll(path, param, id)
+			}
+			if strings.Contains(path, ":") {
+				t.Errorf("%s %s: a parameter this test cannot fill: add it", rt.Method, path)
+				continue
+			}
+			var pg page
+			switch rt.Method {
+			case http.MethodGet, http.MethodHead:
+				pg = bob.send(httpRequest(rt.Method, path))
+			case http.MethodPost:
+				pg = bob.post(path, cloneValues(form))
+			default:
+				t.Errorf("%s %s: a method this test does not try", rt.Method, path)
+				continue
+			}
+			tried++
+			if pg.code != http.StatusNotFound || rt.Method != http.MethodHead && !strings.Contains(strings.ToLower(pg.body), "not found.") {
+				t.Errorf("%s %s as another account: %d, want the 404 page:\n%.400s", rt.Method, path, pg.code, pg.body)
+			}
+		}
+	}
+	if tried < 30 {
+		t.Errorf("only %d requests tried", tried)
+	}
+	if after := snapshot(); after != before {
+		t.Errorf("Ada's data changed:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+func httpRequest(method, path string) *http.Request {
+	r, err := http.NewRequest(method, path, nil)
+	if err != nil {
+		panic(err)
+	}
+	r.RequestURI = path
+	return r
+}
+
+func mustParseQuery(t *testing.T, q string) url.Values {
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+// jsonID is the data.id of an API answer.
+func jsonID(t *testing.T, r resp) string {
+	t.Helper()
+	data, ok := r.json(t)["data"].(map[string]any)
+	if !ok {
+		t.Fatalf("no data in %d %s", r.code, r.body)
+	}
+	return fmt.Sprint(data["id"])
+}

@@ -1,0 +1,188 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// webSettingsRoutes are the settings pages' routes.
+func (s *Server) webSettingsRoutes(get getFunc, page, user echo.MiddlewareFunc) {
+	e := s.echo
+	get("/settings", s.handleWebSettings, page, user)
+	e.POST("/settings/profile", s.handleWebProfile, page, user)
+	e.POST("/settings/timezone", s.handleWebTimezone, page, user)
+	e.POST("/settings/keys", s.handleWebKeyCreate, page, user)
+	e.POST("/settings/keys/:key/delete", s.handleWebKeyDelete, page, user)
+	e.POST("/settings/channels", s.handleWebChannelCreate, page, user)
+	e.POST("/settings/channels/:channel/toggle", s.handleWebChannelToggle, page, user)
+	e.POST("/settings/channels/:channel/test", s.handleWebChannelTest, page, user)
+	e.POST("/settings/channels/:channel/delete", s.handleWebChannelDelete, page, user)
+	e.POST("/settings/calendar", s.handleWebFeedCreate, page, user)
+	e.POST("/settings/calendar/delete", s.handleWebFeedDelete, page, user)
+	get("/settings/export.json", s.handleExport, page, user)
+	get("/settings/export.vcf", s.handleVCardExport, page, user)
+	e.POST("/settings/import", s.handleWebImport, page, user)
+	e.POST("/settings/import/vcard", s.handleWebVCardImport, page, user)
+}
+
+// settingsView is the settings page: a section for each setting.
+type settingsView struct {
+	// Open names the form that failed, drawn open with its errors.
+	Open string
+	// The forms, each in its section.
+	Profile, Timezone, Key, Channel, Feed, Import, VCard web.Form
+	// Name and Email are the user's, as the profile has them.
+	Name, Email string
+	Keys        []keyRow
+	// Token is a key just made, shown this once; TokenName its label.
+	Token, TokenName string
+	Channels         []channelRow
+	// Secret is the signing key Kith just made for a webhook, shown once.
+	Secret string
+	// HasFeed says whether the user has a calendar feed, made FeedMade;
+	// FeedURL is a feed's address just made, shown this once.
+	HasFeed           bool
+	FeedMade, FeedURL string
+	// DAV is the CardDAV server's address, Book the account's address
+	// book's, UserName what a client signs in as.
+	DAV, Book, UserName string
+}
+
+// settingsState is what a form's answer adds to the page: a form that
+// failed, or a secret to show once.
+type settingsState struct {
+	failed
+	token, tokenName string
+	secret           string
+	feedURL          string
+	// testOf is the channel whose test failed, with testErr.
+	testOf  int64
+	testErr string
+	// problems are an import's that name a place in the file rather
+	// than a field.
+	problems []string
+}
+
+// zoneOptions are the time zones the select offers: every name zone
+// takes, in order.
+var zoneOptions = web.Options(strings.Fields(zoneList)...)
+
+func (s *Server) handleWebSettings(c echo.Context) error {
+	return s.settingsPage(c, http.StatusOK, settingsState{})
+}
+
+// settingsPage draws the settings page with st's failed form or secrets.
+func (s *Server) settingsPage(c echo.Context, status int, st settingsState) error {
+	ctx, d := c.Request().Context(), s.datesOf(c)
+	sess, _ := session(c)
+	u, err := s.store.User(ctx, sess.UserID)
+	if err != nil {
+		return err
+	}
+	tok := csrf(c)
+	v := settingsView{Open: st.form, Name: store.FullName(u.FirstName, &u.LastName), Email: u.Email,
+		Token: st.token, TokenName: st.tokenName, Secret: st.secret, FeedURL: st.feedURL,
+		DAV: s.base(c) + "/dav/", Book: s.base(c) + "/dav/" + itoa64(u.ID) + "/addressbooks/contacts/", UserName: u.Email}
+
+	profile := url.Values{"first_name": {u.FirstName}, "last_name": {u.LastName}, "nickname": {deref(u.Nickname)}, "email": {u.Email}}
+	if u.BornAt != nil {
+		profile.Set("born_at", d.iso(*u.BornAt))
+	}
+	v.Profile = web.Form{ID: "profile", Action: "/settings/profile", Submit: "Save profile", CSRF: tok, Fields: []web.Field{
+		{Name: "first_name", Label: "First name", Type: "text", Required: true, Auto: "given-name"},
+		{Name: "last_name", Label: "Last name", Type: "text", Required: true, Auto: "family-name"},
+		{Name: "nickname", Label: "Nickname", Type: "text", Auto: "nickname"},
+		{Name: "email", Label: "Email", Type: "email", Required: true, Auto: "email",
+			Hint: "A new address gets a link to verify it; until then, Kith mails nothing to it."},
+		{Name: "born_at", Label: "Birthday", Type: "date", Auto: "bday"},
+	}}.Fill(formOr(st.failed, "profile", profile))
+
+	zones := zoneOptions
+	if _, ok := zone(u.Timezone); !ok {
+		zones = append([]web.Option{{Value: "", Label: "Choose a time zone"}}, zones...)
+	}
+	v.Timezone = web.Form{ID: "timezone", Action: "/settings/timezone", Submit: "Save time zone", CSRF: tok, Fields: []web.Field{
+		{Name: "timezone", Label: "Time zone", Type: "select", Options: zones, Required: true,
+			Hint: "Dates, reminders and the daily digest follow it."},
+	}}.Fill(formOr(st.failed, "timezone", url.Values{"timezone": {u.Timezone}}))
+
+	if v.Keys, err = s.keyRows(c, d); err != nil {
+		return err
+	}
+	v.Key = keyForm(tok).Fill(formOr(st.failed, "key", nil))
+
+	if v.Channels, err = s.channelRows(c, d, st); err != nil {
+		return err
+	}
+	v.Channel = channelForm(tok).Fill(formOr(st.failed, "channel", url.Values{"enabled": {"1"}}))
+	for i := range v.Channel.Fields {
+		if v.Channel.Fields[i].Name == "token" {
+			v.Channel.Fields[i].Value = "" // a secret is not sent back
+		}
+	}
+
+	feed, err := s.store.CalendarFeed(ctx, sess.UserID)
+	switch {
+	case err == nil:
+		v.HasFeed, v.FeedMade = true, d.moment(feed.CreatedAt)
+	case !errors.Is(err, store.ErrCalendarFeedNotFound):
+		return err
+	}
+
+	v.Import = web.Form{ID: "import", Action: "/settings/import", Submit: "Import", CSRF: tok, Multipart: true, Fields: []web.Field{
+		{Name: "file", Label: "Kith export (JSON)", Type: "file", Required: true,
+			Hint: "Restores an export into this account, which must have no people yet."},
+	}}.Fill(formOr(st.failed, "import", nil))
+	v.VCard = web.Form{ID: "vcard", Action: "/settings/import/vcard", Submit: "Import contacts", CSRF: tok, Multipart: true, Fields: []web.Field{
+		{Name: "file", Label: "vCard file (.vcf)", Type: "file", Required: true,
+			Hint: "Adds a person for each card, or updates the person a card came from."},
+	}}.Fill(formOr(st.failed, "vcard", nil))
+	switch st.form {
+	case "import":
+		v.Import.Errors = st.problems
+	case "vcard":
+		v.VCard.Errors = st.problems
+	}
+	return s.render(c, status, "settings", web.Page{Title: "Settings", Nav: "settings", Data: v})
+}
+
+// failedForm is the state of a form whose input err refused, with the
+// values it sent.
+func failedForm(c echo.Context, form string, err error) settingsState {
+	return settingsState{failed: failed{form: form, values: c.Request().PostForm, errs: fieldErrors(err)}}
+}
+
+func (s *Server) handleWebProfile(c echo.Context) error {
+	_, err := s.updateProfile(c, formParams(c))
+	if fe := fieldErrors(err); fe != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings", "Profile saved.")
+}
+
+func (s *Server) handleWebTimezone(c echo.Context) error {
+	sess, _ := session(c)
+	p := formParams(c)
+	tz := timezoneInput(p)
+	err := p.err()
+	if err == nil {
+		_, err = s.store.SetTimezone(c.Request().Context(), sess.UserID, tz)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "timezone", err))
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings", "Time zone set to "+tz+".")
+}

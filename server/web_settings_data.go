@@ -1,0 +1,120 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// importView is the page that says what an import did.
+type importView struct {
+	Title string
+	// Counts are what a Kith export brought, kind by kind.
+	Counts []fact
+	// Created, Updated and Skipped are a vCard import's.
+	VCard            bool
+	Created, Updated int
+	Skipped          []vcardSkipJSON
+}
+
+// importFile reads the form's file field, which requireWebUser's
+// parseForm left in the multipart form.
+func importFile(c echo.Context) ([]byte, error) {
+	mf := c.Request().MultipartForm
+	if mf == nil || len(mf.File["file"]) == 0 {
+		return nil, invalid("file", "The file field is required.")
+	}
+	f, err := mf.File["file"][0].Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// importFailed draws the settings page again with an import's problems:
+// the file's beside the field, the document's (persons.3.gifts.0.name)
+// above the form, in the order the document has them.
+func (s *Server) importFailed(c echo.Context, status int, form string, err error) error {
+	st := settingsState{failed: failed{form: form, errs: fieldErrors(err)}}
+	if ve, ok := err.(*ValidationError); ok {
+		for _, field := range ve.fields {
+			if field == "file" {
+				continue
+			}
+			// A row's messages name their place: "persons.3: The first
+			// name field is required."
+			st.problems = append(st.problems, ve.messages[field]...)
+		}
+	}
+	return s.settingsPage(c, status, st)
+}
+
+// handleWebImport restores a Kith export, sent as a file, as POST
+// /api/import does.
+func (s *Server) handleWebImport(c echo.Context) error {
+	sess, _ := session(c)
+	doc, err := importFile(c)
+	if fieldErrors(err) != nil {
+		return s.importFailed(c, http.StatusUnprocessableEntity, "import", err)
+	}
+	if err != nil {
+		return err
+	}
+	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	switch {
+	case errors.Is(err, ErrNotJSON):
+		return s.importFailed(c, http.StatusUnprocessableEntity, "import", invalid("file", "The file is not valid JSON."))
+	case errors.Is(err, ErrNotJSONObject):
+		return s.importFailed(c, http.StatusUnprocessableEntity, "import", invalid("file", "The file must be a JSON object: a Kith export."))
+	case errors.Is(err, store.ErrAccountHasPersons):
+		return s.importFailed(c, http.StatusConflict, "import", invalid("file", errAccountHasPersons.message))
+	case fieldErrors(err) != nil:
+		return s.importFailed(c, http.StatusUnprocessableEntity, "import", err)
+	case err != nil:
+		return err
+	}
+	v := importView{Title: "Import done"}
+	for _, k := range []struct {
+		label string
+		n     int
+	}{
+		{"People", n.Persons}, {"Contact details", n.ContactDetails}, {"Important dates", n.ImportantDates},
+		{"Notes", n.Notes}, {"Gifts", n.Gifts}, {"Life events", n.LifeEvents}, {"Work history", n.WorkHistory},
+		{"Tasks", n.Tasks}, {"Interactions", n.Interactions}, {"Stay-in-touch reminders", n.StayInTouch},
+		{"Task categories", n.TaskCategories}, {"Genders", n.Genders}, {"Journals", n.Journals},
+		{"Journal entries", n.JournalEntries}, {"Merged with this account's own", n.Merged},
+	} {
+		v.Counts = append(v.Counts, fact{k.label, strconv.Itoa(k.n)})
+	}
+	return s.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
+}
+
+// handleWebVCardImport creates or updates a person for each card of a
+// vCard file, as POST /api/import/vcard does, and lists the cards it
+// skipped.
+func (s *Server) handleWebVCardImport(c echo.Context) error {
+	body, err := vcardBody(c)
+	v := importView{Title: "Contacts imported", VCard: true}
+	if err == nil {
+		v.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
+			created, err := s.store.PutCards(c.Request().Context(), account(c), batch)
+			v.Created += created
+			v.Updated += len(batch) - created
+			return err
+		})
+	}
+	if fieldErrors(err) != nil {
+		return s.importFailed(c, http.StatusUnprocessableEntity, "vcard", err)
+	}
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
+}

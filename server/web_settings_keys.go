@@ -1,0 +1,98 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/remind"
+	"kith/server/web"
+	"kith/store"
+)
+
+// keyRow is an API key as the settings page lists it.
+type keyRow struct {
+	ID                      int64
+	Name, Created, LastUsed string
+}
+
+func (s *Server) keyRows(c echo.Context, d dates) ([]keyRow, error) {
+	sess, _ := session(c)
+	keys, err := s.store.APIKeys(c.Request().Context(), sess.UserID)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]keyRow, len(keys))
+	for i, k := range keys {
+		rows[i] = keyRow{ID: k.ID, Name: k.Name, Created: d.moment(k.CreatedAt)}
+		if k.LastUsedAt != nil {
+			rows[i].LastUsed = d.moment(*k.LastUsedAt)
+		}
+	}
+	return rows, nil
+}
+
+func keyForm(csrf string) web.Form {
+	return web.Form{ID: "key", Action: "/settings/keys", Submit: "Create key", CSRF: csrf, Fields: []web.Field{
+		{Name: "label", Label: "Label", Type: "text", Required: true, Auto: "off",
+			Hint: "What the key is for: “iPhone”, “backup script”."},
+	}}
+}
+
+// handleWebKeyCreate makes a key and shows its token, this once: the
+// page is the answer, not a redirect, so that no URL or cookie holds it.
+func (s *Server) handleWebKeyCreate(c echo.Context) error {
+	sess, _ := session(c)
+	p := formParams(c)
+	label := p.requiredText("label", 255)
+	if err := p.err(); err != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "key", err))
+	}
+	k, token, err := s.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	return s.settingsPage(c, http.StatusOK, settingsState{token: token, tokenName: k.Name})
+}
+
+func (s *Server) handleWebKeyDelete(c echo.Context) error {
+	sess, _ := session(c)
+	id, err := pathID(c, "key", store.ErrAPIKeyNotFound)
+	if err != nil {
+		return err
+	}
+	k, err := s.store.APIKey(c.Request().Context(), sess.UserID, id)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteAPIKey(c.Request().Context(), sess.UserID, id); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings", "Key “"+remind.Clip(k.Name, 80)+"” revoked.")
+}
+
+// handleWebFeedCreate makes the calendar feed, or a new address for it
+// that voids the old one, and shows the address this once.
+func (s *Server) handleWebFeedCreate(c echo.Context) error {
+	sess, _ := session(c)
+	_, secret, err := s.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	return s.settingsPage(c, http.StatusOK, settingsState{feedURL: s.base(c) + "/ical/" + secret + ".ics"})
+}
+
+func (s *Server) handleWebFeedDelete(c echo.Context) error {
+	sess, _ := session(c)
+	err := s.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
+	if errors.Is(err, store.ErrCalendarFeedNotFound) {
+		return s.seeOther(c, "/settings", "There was no calendar feed to revoke.")
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings", "Calendar feed revoked: its address no longer works.")
+}
