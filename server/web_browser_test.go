@@ -1,0 +1,471 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"kith/store/storetest"
+)
+
+// TestWebBrowser drives the web app in a real, headless Chromium, as a
+// person would: through the labelled fields and the buttons, reading the
+// text the page shows after each step. It signs in, adds a person, gives
+// them a birthday and a phone number, adds a task and ticks it, finds the
+// person by search, signs out, and fails to sign in with a wrong
+// password. On the way it takes screenshots of the dashboard and of a
+// person page at 360 and 1280 px wide: into $KITH_SCREENSHOTS when set
+// (the README's come from there), into a temporary directory otherwise.
+// No page may log an error to the console: the CSP forbids inline scripts
+// and styles, and a violation is logged there.
+//
+// Without a Chromium it is skipped, except in CI (CI=true), which must run
+// it. It runs on SQLite only: the store is not what it tests, and
+// PostgreSQL's run would only start a browser a second time.
+func TestWebBrowser(t *testing.T) {
+	if storetest.Postgres() {
+		t.Skip("the browser test runs on SQLite only")
+	}
+	bin := chromiumPath()
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no chromium, chromium-browser or google-chrome on PATH, and CI=true: the browser test must run")
+		}
+		t.Skip("no chromium, chromium-browser or google-chrome on PATH")
+	}
+	shots := os.Getenv("KITH_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	} else if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	e := newEnv(t)
+	e.user("ada@example.com")
+	ts := httptest.NewServer(e.srv)
+	defer ts.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(bin),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Headless,
+		chromedp.NoSandbox, // the tests may run as root
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("lang", "en-GB"),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+	ctx, cancelTab := chromedp.NewContext(ctx)
+	defer cancelTab()
+
+	b := &chrome{t: t, ctx: ctx, base: ts.URL}
+	// The app has no icon, and a browser asks for one anyway.
+	b.expect("/favicon.ico")
+	// Starts the browser, so that the console is listened to from the
+	// first page on.
+	b.do(chromedp.Navigate("about:blank"))
+	b.listen()
+	defer b.noConsoleErrors()
+
+	// Sign in.
+	b.open("/")
+	b.at("/login")
+	b.sees("main", "Log in to Kith", "Email", "Password")
+	b.sendKeys("#login-email", "ada@example.com")
+	b.sendKeys("#login-password", "correct horse")
+	b.submit("#login-password", "Log in")
+	b.at("/")
+	b.sees("main", "Dashboard", "Coming up", "Tasks", "Due for a call")
+	b.sees("header", "Dashboard", "People", "Journals", "Settings", "Log out")
+
+	// Add a person.
+	b.click(`//header//a[normalize-space()="People"]`)
+	b.at("/people")
+	b.sees("main", "No people yet.")
+	b.click(`//main//a[normalize-space()="Add a person"]`)
+	b.at("/people/new")
+	b.sendKeys("#person-first_name", "Grace")
+	b.sendKeys("#person-last_name", "Hopper")
+	b.sendKeys("#person-nickname", "Amazing Grace")
+	b.sendKeys("#person-how_we_met", "At the Harvard Computation Lab, over a moth in the Mark II.")
+	b.submit("#person-first_name", "Add person")
+	grace := b.path()
+	if !strings.HasPrefix(grace, "/people/") {
+		t.Fatalf("after adding a person: at %s, want their page", grace)
+	}
+	b.sees("main", "Grace Hopper", "Harvard Computation Lab")
+
+	// A birthday: in two days, by the test's clock (15 March 2026).
+	b.openSection("age")
+	b.setValue("#age-age_type", "exact")
+	b.sendKeys("#age-age_year", "1986")
+	b.sendKeys("#age-age_month", "3")
+	b.sendKeys("#age-age_day", "17")
+	b.submit("#age-age_day", "Save age")
+	b.sees("main", "39 (born")
+
+	// A phone number.
+	b.openSection("contact-details")
+	b.setValue("#contact-details-kind", "phone")
+	b.sendKeys("#contact-details-value", "+1 202 555 0143")
+	b.sendKeys("#contact-details-label", "mobile")
+	b.submit("#contact-details-value", "Add contact detail")
+	b.sees("#contact-details", "+1 202 555 0143", "Phone", "mobile")
+
+	// A task, then ticked.
+	b.openSection("tasks")
+	b.sendKeys("#tasks-name", "Send the COBOL book back")
+	b.setValue("#tasks-due_at", "2026-03-16")
+	b.submit("#tasks-name", "Add task")
+	b.sees("#tasks", "Send the COBOL book back", "Mark done")
+	b.click(`//section[@id="tasks"]//button[normalize-space()="Mark done"]`)
+	b.sees("#tasks", "Send the COBOL book back", "Mark to do", "done ")
+	if n := b.count(`#tasks .done`); n != 1 {
+		t.Errorf("%d tasks drawn as done, want 1", n)
+	}
+
+	// More, so that the pages of the screenshots are not empty: a task due
+	// soon, a note, an important date, how often to keep in touch; and two
+	// more people whose birthdays come in the next days.
+	b.openSection("tasks")
+	b.sendKeys("#tasks-name", "Book a table for her birthday")
+	b.setValue("#tasks-due_at", "2026-03-16")
+	b.submit("#tasks-name", "Add task")
+	b.openSection("notes")
+	b.sendKeys("#notes-content", "Keeps a clock that runs counterclockwise.\nLikes nanosecond wires as presents.")
+	b.submit("#notes-content", "Add note")
+	b.openSection("important-dates")
+	b.sendKeys("#important-dates-label", "Retirement")
+	b.sendKeys("#important-dates-date", "1986-08-14")
+	b.submit("#important-dates-label", "Add important date")
+	b.openSection("stay-in-touch")
+	b.sendKeys("#stay-in-touch-every_days", "30")
+	b.submit("#stay-in-touch-every_days", "Save")
+	for _, p := range []struct{ first, last, year, month, day, task, due, every string }{
+		{first: "Ada", last: "Lovelace", year: "1990", month: "12", day: "10"},
+		{first: "Katherine", last: "Johnson", year: "1978", month: "3", day: "22", task: "Return her slide rule", due: "2026-03-12"},
+		{first: "Alan", last: "Turing", year: "1992", month: "3", day: "26", every: "7"},
+	} {
+		b.open("/people/new")
+		b.sendKeys("#person-first_name", p.first)
+		b.sendKeys("#person-last_name", p.last)
+		b.submit("#person-first_name", "Add person")
+		b.openSection("age")
+		b.setValue("#age-age_type", "exact")
+		b.sendKeys("#age-age_year", p.year)
+		b.sendKeys("#age-age_month", p.month)
+		b.sendKeys("#age-age_day", p.day)
+		b.submit("#age-age_day", "Save age")
+		b.openSection("contact-details")
+		b.setValue("#contact-details-kind", "email")
+		b.sendKeys("#contact-details-value", strings.ToLower(p.first)+"@example.org")
+		b.submit("#contact-details-value", "Add contact detail")
+		if p.task != "" {
+			b.openSection("tasks")
+			b.sendKeys("#tasks-name", p.task)
+			b.setValue("#tasks-due_at", p.due)
+			b.submit("#tasks-name", "Add task")
+		}
+		if p.every != "" {
+			b.openSection("stay-in-touch")
+			b.sendKeys("#stay-in-touch-every_days", p.every)
+			b.submit("#stay-in-touch-every_days", "Save")
+		}
+	}
+
+	// The dashboard: the birthdays ahead, the task due tomorrow and the
+	// overdue one (not the done one), and who is due for a call.
+	b.click(`//header//a[normalize-space()="Dashboard"]`)
+	b.at("/")
+	b.sees("#coming ~ ul", "Birthday of Grace Hopper", "Birthday of Katherine Johnson", "Birthday of Alan Turing")
+	b.sees("#todo ~ ul", "Book a table for her birthday", "Return her slide rule", "overdue since")
+	b.sees("#calls ~ ul", "Alan Turing")
+	b.lacks("main", "Send the COBOL book back", "Birthday of Ada Lovelace")
+
+	// Find her by search: part of the name, then part of an email.
+	b.click(`//header//a[normalize-space()="People"]`)
+	b.sees("main", "Grace Hopper", "Katherine Johnson")
+	b.sendKeys("#q", "hopp")
+	b.submit("#q", "Search")
+	b.sees("main", "Grace Hopper")
+	b.lacks("main", "Katherine Johnson", "Alan Turing")
+	b.open("/people")
+	b.sendKeys("#q", "katherine@")
+	b.submit("#q", "Search")
+	b.sees("main", "Katherine Johnson")
+	b.lacks("main", "Grace Hopper")
+	b.open("/people")
+	b.sendKeys("#q", "nobody-like-this")
+	b.submit("#q", "Search")
+	b.sees("main", "Nobody matches")
+	b.open("/people")
+	b.sendKeys("#q", "grace")
+	b.submit("#q", "Search")
+	b.click(`//main//a[normalize-space()="Grace Hopper"]`)
+	b.at(grace)
+
+	// The screenshots, at a phone's width and a laptop's.
+	for _, w := range []int64{360, 1280} {
+		b.do(chromedp.EmulateViewport(w, 480))
+		for name, path := range map[string]string{"dashboard": "/", "person": grace} {
+			b.open(path)
+			b.fits(w)
+			b.screenshot(filepath.Join(shots, name+"-"+itoa64(w)+".png"))
+		}
+	}
+	b.do(chromedp.EmulateViewport(1280, 900))
+
+	// Sign out: the sign-in page again, and / sends there.
+	b.open("/")
+	b.click(`//header//button[normalize-space()="Log out"]`)
+	b.at("/login")
+	b.sees("main", "You are logged out.", "Log in to Kith")
+	b.lacks("header", "Log out")
+	b.open("/")
+	b.at("/login")
+	b.open(grace)
+	b.at("/login")
+
+	// A wrong password: refused, and still signed out.
+	b.sendKeys("#login-email", "ada@example.com")
+	b.sendKeys("#login-password", "wrong horse")
+	b.expect("/login") // the refusal is a 401
+	b.submit("#login-password", "Log in")
+	b.at("/login")
+	b.sees("main", "That email and password do not match an account.")
+	b.lacks("header", "Log out", "Dashboard")
+	b.open("/")
+	b.at("/login")
+}
+
+// chromiumPath finds a Chromium or Chrome on PATH.
+func chromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// chrome is a tab of a headless Chromium on the test server; each method
+// fails the test on an error.
+type chrome struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+
+	mu      sync.Mutex
+	console []chromedp.ConsoleMessage
+	// expected are the paths whose failed load the browser logs as a
+	// console error on purpose: a refused sign-in is a 401.
+	expected map[string]bool
+}
+
+func (b *chrome) do(steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// listen keeps the console's messages: calls, exceptions and the browser
+// log, where a CSP violation is reported.
+func (b *chrome) listen() {
+	messages := chromedp.Console(b.ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, m)
+			b.mu.Unlock()
+		}
+	}()
+}
+
+// noConsoleErrors fails the test if a page logged an error or a warning,
+// or threw.
+func (b *chrome) noConsoleErrors() {
+	b.t.Helper()
+	// Give the last page's messages a moment to arrive.
+	time.Sleep(100 * time.Millisecond)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, m := range b.console {
+		if m.Source == "network" && b.expected[strings.TrimPrefix(m.URL, b.base)] {
+			continue
+		}
+		switch m.Type {
+		case chromedp.ConsoleError, chromedp.ConsoleException, chromedp.ConsoleWarning:
+			b.t.Errorf("console %s (%s %s:%d): %s", m.Type, m.Source, m.URL, m.Line, m.Text)
+		}
+	}
+}
+
+// expect says that loading path fails on purpose, with a status that the
+// browser logs as an error.
+func (b *chrome) expect(path string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.expected == nil {
+		b.expected = map[string]bool{}
+	}
+	b.expected[path] = true
+}
+
+// open loads a path of the server.
+func (b *chrome) open(path string) {
+	b.t.Helper()
+	res, err := chromedp.RunResponse(b.ctx, chromedp.Navigate(b.base+path))
+	if err != nil {
+		b.t.Fatalf("open %s: %v", path, err)
+	}
+	if res.Status != http.StatusOK {
+		b.t.Fatalf("open %s: status %d", path, res.Status)
+	}
+}
+
+// click clicks what the XPath finds, and waits for the page it loads.
+func (b *chrome) click(xpath string) {
+	b.t.Helper()
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.Click(xpath)); err != nil {
+		b.t.Fatalf("click %s: %v", xpath, err)
+	}
+}
+
+// submit clicks the button labelled label in the form of the field, and
+// waits for the page it loads.
+func (b *chrome) submit(field, label string) {
+	b.t.Helper()
+	id := strings.TrimPrefix(field, "#")
+	b.click(`//*[@id="` + id + `"]/ancestor::form//button[normalize-space()="` + label + `"]`)
+}
+
+// openSection opens the <details> of a person page's section by clicking
+// its summary.
+func (b *chrome) openSection(id string) {
+	b.t.Helper()
+	b.do(chromedp.Click(chromedp.CSS("#" + id + " details:not([open]) > summary")))
+}
+
+func (b *chrome) sendKeys(sel, text string) {
+	b.t.Helper()
+	b.do(chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+// setValue sets a select or a date field, whose keys depend on the
+// platform.
+func (b *chrome) setValue(sel, value string) {
+	b.t.Helper()
+	b.do(chromedp.SetValue(chromedp.CSS(sel), value))
+}
+
+// path is the page's path.
+func (b *chrome) path() string {
+	b.t.Helper()
+	loc, err := chromedp.Run(b.ctx, chromedp.Location())
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return strings.TrimPrefix(loc, b.base)
+}
+
+// at fails the test unless the page is path (no query or fragment).
+func (b *chrome) at(path string) {
+	b.t.Helper()
+	got, _, _ := strings.Cut(b.path(), "#")
+	got, _, _ = strings.Cut(got, "?")
+	if got != path {
+		b.t.Fatalf("at %s, want %s", got, path)
+	}
+}
+
+// text is what the element shows.
+func (b *chrome) text(sel string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// sees fails the test unless the element shows each of want.
+func (b *chrome) sees(sel string, want ...string) {
+	b.t.Helper()
+	got := b.text(sel)
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			b.t.Errorf("%s on %s shows no %q:\n%s", sel, b.path(), w, got)
+		}
+	}
+}
+
+// lacks fails the test if the element shows any of bad.
+func (b *chrome) lacks(sel string, bad ...string) {
+	b.t.Helper()
+	got := b.text(sel)
+	for _, w := range bad {
+		if strings.Contains(got, w) {
+			b.t.Errorf("%s on %s shows %q:\n%s", sel, b.path(), w, got)
+		}
+	}
+}
+
+// count is how many elements the CSS selector finds.
+func (b *chrome) count(sel string) int {
+	b.t.Helper()
+	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+quoteJS(sel)+`).length`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return n
+}
+
+func quoteJS(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// fits fails the test if the page is wider than the window of width w:
+// nothing may make a reader scroll sideways.
+func (b *chrome) fits(w int64) {
+	b.t.Helper()
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if got > w {
+		b.t.Errorf("%s is %d px wide in a window of %d", b.path(), got, w)
+	}
+}
+
+// screenshot saves a PNG of the whole page.
+func (b *chrome) screenshot(file string) {
+	b.t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot %s: %d bytes", file, len(png))
+}
