@@ -184,6 +184,17 @@ func (s *Server) handleChannelTest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.testChannel(c, ch); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[map[string]any]{map[string]any{"object": "channel_test", "delivered": true, "channel": channelOut(&ch)}})
+}
+
+// testChannel sends the user a sample digest on ch; a failure to deliver
+// is a validation error of the channel, worded for the user.
+func (s *Server) testChannel(c echo.Context, ch store.Channel) error {
+	ctx := c.Request().Context()
+	sess, _ := session(c)
 	u, err := s.store.User(ctx, sess.UserID)
 	if err != nil {
 		return err
@@ -193,7 +204,7 @@ func (s *Server) handleChannelTest(c echo.Context) error {
 	if err := s.sendDigest(ctx, ch, msg, u.Verified()); err != nil {
 		return invalid("channel", "The channel could not deliver the test: "+remind.Clip(err.Error(), 300))
 	}
-	return c.JSON(http.StatusOK, dataBody[map[string]any]{map[string]any{"object": "channel_test", "delivered": true, "channel": channelOut(&ch)}})
+	return nil
 }
 
 func channelError(err error) error {

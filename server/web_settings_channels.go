@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"kith/server/remind"
 	"kith/server/web"
 	"kith/store"
 )
@@ -131,21 +130,16 @@ func (s *Server) handleWebChannelToggle(c echo.Context) error {
 // handleWebChannelTest sends the sample digest, as the API's test does;
 // a failure is shown beside the channel.
 func (s *Server) handleWebChannelTest(c echo.Context) error {
-	ctx := c.Request().Context()
-	sess, _ := session(c)
 	ch, err := s.webChannel(c)
 	if err != nil {
 		return err
 	}
-	u, err := s.store.User(ctx, sess.UserID)
+	err = s.testChannel(c, ch)
+	if fe := fieldErrors(err); fe != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID, testErr: fe["channel"][0]})
+	}
 	if err != nil {
 		return err
-	}
-	today, _ := s.userDay(c)
-	msg := remind.Sample(today.Format("2006-01-02"), u.FirstName, u.Email, u.ID)
-	if err := s.sendDigest(ctx, ch, msg, u.Verified()); err != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID,
-			testErr: "The channel could not deliver the test: " + remind.Clip(err.Error(), 300)})
 	}
 	return s.seeOther(c, "/settings", "Test sent: check that it arrived.")
 }
