@@ -52,13 +52,7 @@ func (s *Server) handleReminderSettingsUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rs := store.ReminderSettings{SendAt: p.text("send_at", 5), Days: store.DefaultReminderDays}
-	if rs.SendAt != nil && !ValidSendAt(*rs.SendAt) {
-		p.fail("send_at", "The send at field must match the format H:i.")
-	}
-	if d := p.between("days", 0, 365); d != nil {
-		rs.Days = *d
-	}
+	rs := reminderSettingsInput(p)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -66,6 +60,20 @@ func (s *Server) handleReminderSettingsUpdate(c echo.Context) error {
 		return err
 	}
 	return s.reminderSettingsResponse(c, rs)
+}
+
+// reminderSettingsInput reads the settings, which replace the last:
+// send_at left out (or empty) follows the server's hour, days left out
+// is 7.
+func reminderSettingsInput(p *params) store.ReminderSettings {
+	rs := store.ReminderSettings{SendAt: p.text("send_at", 5), Days: store.DefaultReminderDays}
+	if rs.SendAt != nil && !ValidSendAt(*rs.SendAt) {
+		p.fail("send_at", "The send at field must match the format H:i.")
+	}
+	if d := p.between("days", 0, 365); d != nil {
+		rs.Days = *d
+	}
+	return rs
 }
 
 type upcomingDayJSON struct {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -18,6 +19,7 @@ func (s *Server) webSettingsRoutes(get getFunc, page, user echo.MiddlewareFunc) 
 	get("/settings", s.handleWebSettings, page, user)
 	e.POST("/settings/profile", s.handleWebProfile, page, user)
 	e.POST("/settings/timezone", s.handleWebTimezone, page, user)
+	e.POST("/settings/reminders", s.handleWebReminders, page, user)
 	e.POST("/settings/keys", s.handleWebKeyCreate, page, user)
 	e.POST("/settings/keys/:key/delete", s.handleWebKeyDelete, page, user)
 	e.POST("/settings/channels", s.handleWebChannelCreate, page, user)
@@ -37,7 +39,7 @@ type settingsView struct {
 	// Open names the form that failed, drawn open with its errors.
 	Open string
 	// The forms, each in its section.
-	Profile, Timezone, Key, Channel, Feed, Import, VCard web.Form
+	Profile, Timezone, Reminders, Key, Channel, Feed, Import, VCard web.Form
 	// Name and Email are the user's, as the profile has them.
 	Name, Email string
 	Keys        []keyRow
@@ -113,6 +115,19 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 			Hint: "Dates, reminders and the daily digest follow it."},
 	}}.Fill(formOr(st.failed, "timezone", url.Values{"timezone": {u.Timezone}}))
 
+	rs, err := s.store.ReminderSettings(ctx, sess.UserID)
+	if err != nil {
+		return err
+	}
+	reminders := url.Values{"days": {strconv.FormatInt(rs.Days, 10)}}
+	if rs.SendAt != nil {
+		reminders.Set("send_at", *rs.SendAt)
+	}
+	v.Reminders = web.Form{ID: "reminders", Action: "/settings/reminders", Submit: "Save reminders", CSRF: tok, Fields: []web.Field{
+		{Name: "send_at", Label: "Send the digest at", Type: "time", Hint: "HH:MM in your time zone; empty: the server's hour, " + s.sendAt + "."},
+		{Name: "days", Label: "Days ahead", Type: "number", Hint: "How far ahead the digest looks, 0 to 365."},
+	}}.Fill(formOr(st.failed, "reminders", reminders))
+
 	if v.Keys, err = s.keyRows(c, d); err != nil {
 		return err
 	}
@@ -168,6 +183,24 @@ func (s *Server) handleWebProfile(c echo.Context) error {
 		return err
 	}
 	return s.seeOther(c, "/settings", "Profile saved.")
+}
+
+// handleWebReminders sets when the digest goes out and how far it looks.
+func (s *Server) handleWebReminders(c echo.Context) error {
+	sess, _ := session(c)
+	p := formParams(c)
+	rs := reminderSettingsInput(p)
+	err := p.err()
+	if err == nil {
+		err = s.store.SetReminderSettings(c.Request().Context(), sess.UserID, rs)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "reminders", err))
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings", "Reminders saved.")
 }
 
 func (s *Server) handleWebTimezone(c echo.Context) error {

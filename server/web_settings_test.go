@@ -420,3 +420,30 @@ func TestWebSettingsExportImport(t *testing.T) {
 		t.Errorf("a file over the limit: %d", pg.code)
 	}
 }
+
+func TestWebSettingsReminders(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	b := e.signIn(t, "ada@example.com")
+	pg := b.get("/settings")
+	pg.has(t, `<h2 id="reminders-h">Reminders</h2>`, `id="reminders-send_at"`, `name="days" value="7"`)
+
+	pg = b.follow(b.post("/settings/reminders", url.Values{"send_at": {"07:30"}, "days": {"14"}}))
+	pg.has(t, "Reminders saved.", `name="send_at" value="07:30"`, `name="days" value="14"`)
+	if got := e.do(req{method: "GET", path: "/api/me/reminders", key: key}).body; !strings.Contains(got, `"send_at":"07:30"`) || !strings.Contains(got, `"days":14`) {
+		t.Errorf("the API shows %s", got)
+	}
+
+	pg = b.post("/settings/reminders", url.Values{"send_at": {"7h"}, "days": {"400"}})
+	if pg.code != http.StatusUnprocessableEntity {
+		t.Fatalf("bad input: %d", pg.code)
+	}
+	pg.has(t, `id="reminders-send_at-err">The send at field must match the format H:i.`,
+		`id="reminders-days-err">The days field must be between 0 and 365.`, `value="7h"`)
+	if got := e.do(req{method: "GET", path: "/api/me/reminders", key: key}).body; !strings.Contains(got, `"send_at":"07:30"`) {
+		t.Errorf("a refused form changed the settings: %s", got)
+	}
+	if pg := b.post("/settings/reminders", url.Values{"csrf": {"wrong"}, "days": {"3"}}); pg.code != http.StatusForbidden {
+		t.Errorf("without the token: %d", pg.code)
+	}
+}
