@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -30,13 +31,16 @@ const (
 // no framing, and no path (which holds ids) in the Referer of a link out.
 func webSecurity(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
+		setWebHeaders(c.Response().Header())
 		c.Set(ctxWeb, true)
 		return next(c)
 	}
+}
+
+func setWebHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin")
 }
 
 // isWeb reports whether the request is the web app's, whose errors are
@@ -192,9 +196,17 @@ func (s *Server) render(c echo.Context, status int, name string, pg web.Page) er
 	if pg.Flash == "" {
 		pg.Flash = takeFlash(c)
 	}
+	// Into a buffer first: a template that fails must leave the response
+	// uncommitted, so that the error handler answers (and logs) a 500
+	// rather than an empty page with this status.
+	var buf bytes.Buffer
+	if err := s.pages.Render(&buf, name, pg); err != nil {
+		return err
+	}
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
-	return s.pages.Render(c.Response(), name, pg)
+	_, err := buf.WriteTo(c.Response())
+	return err
 }
 
 // csrf is the signed-in request's form token.
@@ -214,7 +226,7 @@ const flashCookie = "kith_flash"
 // seeOther ends a form that worked: a flash for the next page, then a 303.
 func (s *Server) seeOther(c echo.Context, to, flash string) error {
 	if flash != "" {
-		c.SetCookie(&http.Cookie{Name: flashCookie, Value: url.QueryEscape(flash), Path: "/", HttpOnly: true,
+		c.SetCookie(&http.Cookie{Name: flashCookie, Value: url.QueryEscape(clipFlash(flash)), Path: "/", HttpOnly: true,
 			SameSite: http.SameSiteLaxMode, Secure: s.secure(c), MaxAge: 60})
 	}
 	return c.Redirect(http.StatusSeeOther, to)
@@ -228,10 +240,33 @@ func takeFlash(c echo.Context) string {
 	}
 	c.SetCookie(&http.Cookie{Name: flashCookie, Path: "/", MaxAge: -1})
 	msg, err := url.QueryUnescape(ck.Value)
-	if err != nil || len(msg) > 200 {
+	if err != nil || len(msg) > maxFlash {
 		return ""
 	}
 	return msg
+}
+
+// maxFlash is the longest flash shown, in bytes: a longer cookie is not
+// ours.
+const maxFlash = 200
+
+// clipFlash shortens a flash that names something long (a name may have
+// 255 characters) to maxFlash bytes, keeping its end ("… added."), so
+// that takeFlash does not drop it.
+func clipFlash(msg string) string {
+	if len(msg) <= maxFlash {
+		return msg
+	}
+	const ellipsis, tail = "…", 40
+	end := len(msg) - tail
+	for end < len(msg) && !utf8.RuneStart(msg[end]) {
+		end++
+	}
+	start := maxFlash - len(ellipsis) - (len(msg) - end)
+	for start > 0 && !utf8.RuneStart(msg[start]) {
+		start--
+	}
+	return msg[:start] + ellipsis + msg[end:]
 }
 
 // secure reports whether the browser reached us over HTTPS, whose cookies
@@ -245,6 +280,8 @@ func (s *Server) secure(c echo.Context) bool {
 
 // webError shows an error as a page, with the API's wording.
 func (s *Server) webError(c echo.Context, body errorBody) {
+	// An unknown path's page has not been through webSecurity.
+	setWebHeaders(c.Response().Header())
 	if _, ok := session(c); !ok {
 		if sess, ok := s.webSession(c); ok {
 			c.Set(ctxSession, sess)

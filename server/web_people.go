@@ -69,11 +69,14 @@ func (s *Server) handleWebPeople(c echo.Context) error {
 	if page > 1 {
 		v.Prev = link(page - 1)
 	}
-	if page*webPerPage < total {
+	// By the rows this page holds, not page*webPerPage, which overflows
+	// for a page number no link gives; a page past the end has none.
+	offset := pageOffset(page, webPerPage)
+	if len(persons) > 0 && offset+int64(len(persons)) < total {
 		v.Next = link(page + 1)
 	}
-	if total > 0 {
-		first := pageOffset(page, webPerPage) + 1
+	if len(persons) > 0 {
+		first := offset + 1
 		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(persons))-1, 10) + " of " + strconv.FormatInt(total, 10)
 	}
 	return s.render(c, http.StatusOK, "people", web.Page{Title: "People", Nav: "people", Data: v})

@@ -127,6 +127,17 @@ func (s *Server) handleWebTaskToggle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Param("person") != "" {
+		// The task must be the person's the path names: another person's
+		// is a 404, as its edit and delete are.
+		per, err := s.webPerson(c)
+		if err != nil {
+			return err
+		}
+		if _, err := s.store.Task(c.Request().Context(), account(c), per.ID, id); err != nil {
+			return err
+		}
+	}
 	t, err := s.store.ToggleTask(c.Request().Context(), account(c), id)
 	if err != nil {
 		return err
