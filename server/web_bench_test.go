@@ -71,6 +71,17 @@ func BenchmarkWebPages(b *testing.B) {
 	}
 	e.do(req{method: "PUT", path: "/api/persons/" + full + "/stay-in-touch?every_days=30", key: key})
 
+	journal := e.journal(key, "Diary")
+	var journalID int64
+	fmt.Sscan(journal, &journalID)
+	for d := 0; d < 365; d++ { // a year of entries
+		day := e.clock.Now().AddDate(0, 0, -d)
+		if _, _, err := e.st.JournalEntry(ctx, acct, journalID, day.Year(), int(day.Month()), day.Day()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	note := e.note(key, full, "A note to edit")
+
 	br := e.signIn(b, "ada@example.com")
 	// want is on the page, so that what is timed is the full page.
 	pages := []struct{ name, path, want string }{
@@ -80,6 +91,10 @@ func BenchmarkWebPages(b *testing.B) {
 		{"people_search_broad", "/people?q=erson", "1–50 of 1000"},
 		{"person", "/people/" + full, "Job 2"},
 		{"person_edit", "/people/" + full + "/edit", `value="Hopper"`},
+		{"note_edit", "/people/" + full + "/notes/" + note + "/edit", "A note to edit"},
+		{"journals", "/journals", "Diary"},
+		{"journal", "/journals/" + journal, "1–100 of 365"},
+		{"settings", "/settings", "Sync your phone"},
 	}
 	for _, pg := range pages {
 		b.Run(pg.name, func(b *testing.B) {
