@@ -75,8 +75,6 @@ func TestWebBrowser(t *testing.T) {
 	defer cancelTab()
 
 	b := &chrome{t: t, ctx: ctx, base: ts.URL}
-	// The app has no icon, and a browser asks for one anyway.
-	b.expect("/favicon.ico")
 	// Starts the browser, so that the console is listened to from the
 	// first page on.
 	b.do(chromedp.Navigate("about:blank"))

@@ -437,7 +437,7 @@ func TestWebAge(t *testing.T) {
 
 	pg = b.post(base+"/age", age("age_year", "1800"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="age-age_year-err">The age year field must be between 1900 and 2026.</p>`, `<details open><summary>Set birthday or age`)
+	pg.has(t, `id="age-age_year-err">The age year field must be between 1900 and 2026.</p>`, `<details open><summary>Change`)
 	pg = b.post(base+"/age", age("age_year", "x"))
 	pg.status(t, http.StatusUnprocessableEntity)
 	pg.has(t, `id="age-age_year-err">The age year field must be an integer.</p>`, `value="x"`)

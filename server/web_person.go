@@ -18,6 +18,7 @@ type personView struct {
 	Protected  bool
 	Facts      []fact
 	Appearance []fact
+	Age        string
 	Touch      string
 	Sections   []personSection
 	// Forms of the person's own fields, each in a section of its own.
@@ -56,6 +57,7 @@ func (s *Server) personPage(c echo.Context, status int, per store.Person, f fail
 	base := "/people/" + itoa64(per.ID)
 	v := personView{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Protected: !per.CanBeDeleted, Open: f.form}
 	v.Facts = personFacts(per, d)
+	v.Age = ageText(per.Age, d)
 	for i, name := range store.AppearanceFields {
 		if val := per.Appearance[i]; val != nil {
 			v.Appearance = append(v.Appearance, fact{words(name), *val})
@@ -108,7 +110,6 @@ func personFacts(p store.Person, d dates) []fact {
 			out = append(out, fact{label, *v})
 		}
 	}
-	add("Age", ptr(ageText(p.Age, d)))
 	add("Nickname", p.Nickname)
 	add("Maiden name", p.MaidenName)
 	if p.Gender != nil {
