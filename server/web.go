@@ -282,6 +282,15 @@ func (s *Server) secure(c echo.Context) bool {
 func (s *Server) webError(c echo.Context, body errorBody) {
 	// An unknown path's page has not been through webSecurity.
 	setWebHeaders(c.Response().Header())
+	r := c.Request()
+	if body.Status == http.StatusMethodNotAllowed && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		// A form's address, opened again from the address bar after its
+		// errors were shown: the page the form is on.
+		if err := c.Redirect(http.StatusSeeOther, formHome(r.URL.Path)); err != nil {
+			s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing a redirect failed")
+		}
+		return
+	}
 	if _, ok := session(c); !ok {
 		if sess, ok := s.webSession(c); ok {
 			c.Set(ctxSession, sess)
@@ -291,6 +300,19 @@ func (s *Server) webError(c echo.Context, body errorBody) {
 	if err != nil {
 		s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing an error page failed")
 	}
+}
+
+// formHome is the page that holds the form posting to path: a person's,
+// a journal's, the settings, or else the dashboard.
+func formHome(path string) string {
+	seg := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(seg) >= 2 && (seg[0] == "people" || seg[0] == "journals"):
+		return "/" + seg[0] + "/" + url.PathEscape(seg[1])
+	case seg[0] == "settings":
+		return "/settings"
+	}
+	return "/"
 }
 
 // newLoginToken is the sign-in form's CSRF value.

@@ -703,3 +703,29 @@ func TestWebGarbage(t *testing.T) {
 		}
 	}
 }
+
+// TestWebFormAddressOpened opens the address of a form that showed its
+// errors, as a person does from the address bar: the page the form is on,
+// not a 405.
+func TestWebFormAddressOpened(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	person := e.person(key, "first_name=Grace")
+	b := e.signIn(t, "ada@example.com")
+	for path, want := range map[string]string{
+		"/people/" + person + "/notes":          "/people/" + person,
+		"/people/" + person + "/age":            "/people/" + person,
+		"/people/" + person + "/tasks/1/toggle": "/people/" + person,
+		"/settings/keys":                        "/settings",
+		"/journals/1/entries":                   "/journals/1",
+		"/logout":                               "/",
+	} {
+		pg := b.get(path)
+		if pg.code != http.StatusSeeOther || pg.header.Get("Location") != want {
+			t.Errorf("GET %s: %d to %q, want 303 to %s", path, pg.code, pg.header.Get("Location"), want)
+		}
+	}
+	if pg := b.post("/people", nil); pg.code == http.StatusSeeOther {
+		t.Errorf("a POST was redirected too")
+	}
+}
