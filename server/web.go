@@ -2,10 +2,6 @@ package server
 
 import (
 	"bytes"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,16 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/web"
-	"kith/store"
-)
-
-// The web app's cookies. The session's holds "<id>|<secret>" of a
-// web_sessions row; the login's holds the random value the sign-in form
-// must send back, since there is no session yet to tie its CSRF token to.
-const (
-	sessionCookie = "kith_session"
-	loginCookie   = "kith_login"
-	ctxWeb        = "web"
 )
 
 // webSecurity are the headers of every page: no script but our own file,
@@ -54,95 +40,6 @@ func isWeb(c echo.Context) bool {
 		return false
 	}
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/html")
-}
-
-// webRoute reports whether a route is the web app's: the only routes that
-// read the session cookie, so that no API route ever takes a cookie for a
-// key (which would open the API to cross-site requests). Static files
-// need nobody.
-func webRoute(path string) bool {
-	if path == "" || strings.HasPrefix(path, "/static/") {
-		return false
-	}
-	for _, p := range []string{"/api/", "/dav", "/ical/", "/.well-known"} {
-		if strings.HasPrefix(path, p) {
-			return false
-		}
-	}
-	return true
-}
-
-// authenticateCookie remembers whose the session cookie is, as
-// authenticate does for a key; requireWebUser refuses.
-func (s *Server) authenticateCookie(c echo.Context, next echo.HandlerFunc) error {
-	if sess, ok := s.webSession(c); ok {
-		c.Set(ctxSession, sess)
-		c.SetRequest(c.Request().WithContext(store.WithActor(c.Request().Context(), sess.UserID)))
-	}
-	return next(c)
-}
-
-func (s *Server) webSession(c echo.Context) (store.Session, bool) {
-	ck, err := c.Cookie(sessionCookie)
-	if err != nil || ck.Value == "" {
-		return store.Session{}, false
-	}
-	sess, err := s.store.WebSession(c.Request().Context(), ck.Value)
-	if err != nil {
-		return store.Session{}, false
-	}
-	return sess, true
-}
-
-// csrfToken is the token a session's forms carry: derived from the
-// cookie's secret, which a cross-site page cannot read, so it needs no
-// row of its own.
-func csrfToken(cookie string) string {
-	h := sha256.Sum256([]byte("kith csrf\x00" + cookie))
-	return base64.RawURLEncoding.EncodeToString(h[:])
-}
-
-// sameToken compares a sent token with the expected one in constant time.
-func sameToken(sent, want string) bool {
-	return want != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(want)) == 1
-}
-
-// errCSRF refuses a form without its session's token: a cross-site post,
-// or a page left open across a sign-out.
-var errCSRF = &apiError{http.StatusForbidden, "This form has expired. Go back, reload the page and try again."}
-
-// requireWebUser lets signed-in users through, sending everyone else to the
-// sign-in page; a user whose email awaits its link sees only the page
-// that says so. A POST must carry the session's CSRF token.
-func (s *Server) requireWebUser(next echo.HandlerFunc) echo.HandlerFunc {
-	return s.webUser(next, true)
-}
-
-// requireWebKey is requireWebUser for the routes an unverified user needs:
-// asking for a new link, signing out.
-func (s *Server) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
-	return s.webUser(next, false)
-}
-
-func (s *Server) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		sess, ok := session(c)
-		if !ok {
-			return c.Redirect(http.StatusSeeOther, "/login")
-		}
-		if c.Request().Method == http.MethodPost {
-			if err := parseForm(c); err != nil {
-				return err
-			}
-			if !sameToken(c.Request().PostForm.Get("csrf"), csrf(c)) {
-				return errCSRF
-			}
-		}
-		if verified && !sess.Verified {
-			return s.render(c, http.StatusForbidden, "unverified", web.Page{Title: "Verify your email"})
-		}
-		return next(c)
-	}
 }
 
 // parseForm reads a posted form, multipart or not, once: a body over the
@@ -209,15 +106,6 @@ func (s *Server) render(c echo.Context, status int, name string, pg web.Page) er
 	return err
 }
 
-// csrf is the signed-in request's form token.
-func csrf(c echo.Context) string {
-	ck, err := c.Cookie(sessionCookie)
-	if err != nil {
-		return ""
-	}
-	return csrfToken(ck.Value)
-}
-
 // flashCookie carries a one-line report ("Task added.") across the
 // redirect that follows a form, so that reloading the page does not post
 // again.
@@ -269,15 +157,6 @@ func clipFlash(msg string) string {
 	return msg[:start] + ellipsis + msg[end:]
 }
 
-// secure reports whether the browser reached us over HTTPS, whose cookies
-// must never travel over plain HTTP.
-func (s *Server) secure(c echo.Context) bool {
-	if c.Request().TLS != nil || strings.HasPrefix(s.baseURL, "https://") {
-		return true
-	}
-	return c.Request().Header.Get(echo.HeaderXForwardedProto) == "https" && s.fromProxy(c.Request())
-}
-
 // webError shows an error as a page, with the API's wording.
 func (s *Server) webError(c echo.Context, body errorBody) {
 	// An unknown path's page has not been through webSecurity.
@@ -314,8 +193,5 @@ func formHome(path string) string {
 	}
 	return "/"
 }
-
-// newLoginToken is the sign-in form's CSRF value.
-func newLoginToken() string { return rand.Text() }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

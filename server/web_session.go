@@ -1,0 +1,134 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// The web app's cookies. The session's holds "<id>|<secret>" of a
+// web_sessions row; the login's holds the random value the sign-in form
+// must send back, since there is no session yet to tie its CSRF token to.
+const (
+	sessionCookie = "kith_session"
+	loginCookie   = "kith_login"
+	ctxWeb        = "web"
+)
+
+// webRoute reports whether a route is the web app's: the only routes that
+// read the session cookie, so that no API route ever takes a cookie for a
+// key (which would open the API to cross-site requests). Static files
+// need nobody.
+func webRoute(path string) bool {
+	if path == "" || strings.HasPrefix(path, "/static/") {
+		return false
+	}
+	for _, p := range []string{"/api/", "/dav", "/ical/", "/.well-known"} {
+		if strings.HasPrefix(path, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// authenticateCookie remembers whose the session cookie is, as
+// authenticate does for a key; requireWebUser refuses.
+func (s *Server) authenticateCookie(c echo.Context, next echo.HandlerFunc) error {
+	if sess, ok := s.webSession(c); ok {
+		c.Set(ctxSession, sess)
+		c.SetRequest(c.Request().WithContext(store.WithActor(c.Request().Context(), sess.UserID)))
+	}
+	return next(c)
+}
+
+func (s *Server) webSession(c echo.Context) (store.Session, bool) {
+	ck, err := c.Cookie(sessionCookie)
+	if err != nil || ck.Value == "" {
+		return store.Session{}, false
+	}
+	sess, err := s.store.WebSession(c.Request().Context(), ck.Value)
+	if err != nil {
+		return store.Session{}, false
+	}
+	return sess, true
+}
+
+// csrfToken is the token a session's forms carry: derived from the
+// cookie's secret, which a cross-site page cannot read, so it needs no
+// row of its own.
+func csrfToken(cookie string) string {
+	h := sha256.Sum256([]byte("kith csrf\x00" + cookie))
+	return base64.RawURLEncoding.EncodeToString(h[:])
+}
+
+// sameToken compares a sent token with the expected one in constant time.
+func sameToken(sent, want string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(want)) == 1
+}
+
+// errCSRF refuses a form without its session's token: a cross-site post,
+// or a page left open across a sign-out.
+var errCSRF = &apiError{http.StatusForbidden, "This form has expired. Go back, reload the page and try again."}
+
+// requireWebUser lets signed-in users through, sending everyone else to the
+// sign-in page; a user whose email awaits its link sees only the page
+// that says so. A POST must carry the session's CSRF token.
+func (s *Server) requireWebUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.webUser(next, true)
+}
+
+// requireWebKey is requireWebUser for the routes an unverified user needs:
+// asking for a new link, signing out.
+func (s *Server) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.webUser(next, false)
+}
+
+func (s *Server) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, ok := session(c)
+		if !ok {
+			return c.Redirect(http.StatusSeeOther, "/login")
+		}
+		if c.Request().Method == http.MethodPost {
+			if err := parseForm(c); err != nil {
+				return err
+			}
+			if !sameToken(c.Request().PostForm.Get("csrf"), csrf(c)) {
+				return errCSRF
+			}
+		}
+		if verified && !sess.Verified {
+			return s.render(c, http.StatusForbidden, "unverified", web.Page{Title: "Verify your email"})
+		}
+		return next(c)
+	}
+}
+
+// csrf is the signed-in request's form token.
+func csrf(c echo.Context) string {
+	ck, err := c.Cookie(sessionCookie)
+	if err != nil {
+		return ""
+	}
+	return csrfToken(ck.Value)
+}
+
+// secure reports whether the browser reached us over HTTPS, whose cookies
+// must never travel over plain HTTP.
+func (s *Server) secure(c echo.Context) bool {
+	if c.Request().TLS != nil || strings.HasPrefix(s.baseURL, "https://") {
+		return true
+	}
+	return c.Request().Header.Get(echo.HeaderXForwardedProto) == "https" && s.fromProxy(c.Request())
+}
+
+// newLoginToken is the sign-in form's CSRF value.
+func newLoginToken() string { return rand.Text() }
