@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -98,14 +99,8 @@ func TestWebIsolation(t *testing.T) {
 	}
 }
 
-func httpRequest(method, path string) *http.Request {
-	r, err := http.NewRequest(method, path, nil)
-	if err != nil {
-		panic(err)
-	}
-	r.RequestURI = path
-	return r
-}
+// httpRequest is a request as a server receives it.
+func httpRequest(method, path string) *http.Request { return httptest.NewRequest(method, path, nil) }
 
 func mustParseQuery(t *testing.T, q string) url.Values {
 	v, err := url.ParseQuery(q)
