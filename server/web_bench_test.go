@@ -122,3 +122,26 @@ func BenchmarkWebPages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWebPeopleLarge is the people page, in name order, and its
+// search on an account of 10,000 persons: the first and a far page.
+func BenchmarkWebPeopleLarge(b *testing.B) {
+	bd := newBenchData(b, 10000, 0)
+	br := bd.signIn(b, "bench@example.com")
+	for _, path := range []string{"/people", "/people?page=150", "/people?q=son+4321", "/people?q=person"} {
+		b.Run(strings.TrimPrefix(path, "/people"), func(b *testing.B) {
+			for b.Loop() {
+				r := httptest.NewRequest(http.MethodGet, path, nil)
+				for _, c := range br.cookies {
+					r.AddCookie(c)
+				}
+				w := httptest.NewRecorder()
+				bd.srv.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatalf("%s: %d", path, w.Code)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+		})
+	}
+}

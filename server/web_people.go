@@ -50,7 +50,7 @@ func (s *Server) handleWebPeople(c echo.Context) error {
 	if text != nil {
 		persons, total, err = s.store.SearchPersons(ctx, acct, *text, webPerPage, pageOffset(page, webPerPage))
 	} else {
-		persons, total, err = s.store.Persons(ctx, acct, webPerPage, pageOffset(page, webPerPage))
+		persons, total, err = s.store.PersonsByName(ctx, acct, webPerPage, pageOffset(page, webPerPage))
 	}
 	if err != nil {
 		return err

@@ -101,6 +101,17 @@ func scanPerson(sc scanner, p *Person) error {
 // Persons returns one page of the account's persons by id, and how many
 // the account has in all.
 func (s *Store) Persons(ctx context.Context, accountID, limit, offset int64) ([]Person, int64, error) {
+	return s.persons(ctx, accountID, "id", limit, offset)
+}
+
+// PersonsByName is Persons in the order a person reads a list of names:
+// by first name, then last name, case aside (ASCII case on SQLite).
+func (s *Store) PersonsByName(ctx context.Context, accountID, limit, offset int64) ([]Person, int64, error) {
+	return s.persons(ctx, accountID, "lower(first_name), lower(coalesce(last_name, '')), id", limit, offset)
+}
+
+// persons is a page of the account's persons in order, a fixed ORDER BY.
+func (s *Store) persons(ctx context.Context, accountID int64, order string, limit, offset int64) ([]Person, int64, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list persons: %w", err)
@@ -111,7 +122,7 @@ func (s *Store) Persons(ctx context.Context, accountID, limit, offset int64) ([]
 		return nil, 0, fmt.Errorf("store: count persons: %w", err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+personColumns+` FROM persons
-		WHERE account_id = ? ORDER BY id LIMIT ? OFFSET ?`, accountID, limit, offset)
+		WHERE account_id = ? ORDER BY `+order+` LIMIT ? OFFSET ?`, accountID, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list persons: %w", err)
 	}

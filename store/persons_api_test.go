@@ -469,3 +469,41 @@ func TestDeletePerson(t *testing.T) {
 		})
 	}
 }
+
+func TestPersonsByName(t *testing.T) {
+	s := newStore(t)
+	me, them := twoAccounts(t, s)
+	add := func(first, last string) int64 {
+		in := personIn(first)
+		if last != "" {
+			in.LastName = &last
+		}
+		p, err := s.CreatePerson(t.Context(), me.AccountID, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.ID
+	}
+	zoe := add("zoë", "")
+	annB := add("Ann", "Brown")
+	bob := add("bob", "")
+	annA := add("ann", "adams")
+	ann := add("Ann", "")
+	newPerson(t, s, them.AccountID, "Aaron")
+	want := []int64{ann, annA, annB, bob, zoe} // no last name first; case aside
+	ps, total, err := s.PersonsByName(t.Context(), me.AccountID, 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []int64{}
+	for _, p := range ps {
+		got = append(got, p.ID)
+	}
+	if !reflect.DeepEqual(got, want) || total != 5 {
+		t.Errorf("ids %v total %d, want %v total 5", got, total, want)
+	}
+	page, _, err := s.PersonsByName(t.Context(), me.AccountID, 2, 2)
+	if err != nil || len(page) != 2 || page[0].ID != annB || page[1].ID != bob {
+		t.Errorf("the second page of two: %v, %v", page, err)
+	}
+}
