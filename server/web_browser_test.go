@@ -250,6 +250,59 @@ func TestWebBrowser(t *testing.T) {
 	b.lacks("header", "Log out", "Dashboard")
 	b.open("/")
 	b.at("/login")
+
+	// The keyboard alone: Tab to a field, type, Enter; whatever has the
+	// focus shows it.
+	b.tabTo(`document.activeElement.id === "login-email"`)
+	b.focusShows()
+	b.do(chromedp.KeyEvent("ada@example.com"), chromedp.KeyEvent("\t"), chromedp.KeyEvent("correct horse"))
+	b.press("\r")
+	b.at("/")
+	b.tabTo(`document.activeElement.textContent === "People"`)
+	b.focusShows()
+	b.press("\r")
+	b.at("/people")
+	b.tabTo(`document.activeElement.id === "q"`)
+	b.do(chromedp.KeyEvent("hopp"))
+	b.press("\r")
+	b.sees("main", "Grace Hopper")
+}
+
+// tabTo presses Tab until the JavaScript condition holds of the focus.
+func (b *chrome) tabTo(cond string) {
+	b.t.Helper()
+	for range 30 {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](cond))
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		b.do(chromedp.KeyEvent("\t"))
+	}
+	b.t.Fatalf("on %s, 30 presses of Tab never reached %s", b.path(), cond)
+}
+
+// press presses a key that loads a page, and waits for it.
+func (b *chrome) press(key string) {
+	b.t.Helper()
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.KeyEvent(key)); err != nil {
+		b.t.Fatalf("press %q: %v", key, err)
+	}
+}
+
+// focusShows fails the test unless the focused element is drawn with an
+// outline, the visible focus a keyboard user follows.
+func (b *chrome) focusShows() {
+	b.t.Helper()
+	style, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`getComputedStyle(document.activeElement).outlineStyle`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if style == "none" || style == "" {
+		b.t.Errorf("on %s the focus has no outline (%q)", b.path(), style)
+	}
 }
 
 // chromiumPath finds a Chromium or Chrome on PATH.
