@@ -77,6 +77,17 @@ func channelInput(p *params, creating bool) store.ChannelInput {
 	return in
 }
 
+// channelUpdateInput reads an update of old: channelInput's rules, and
+// a channel that becomes a gotify or webhook one needs the token it did
+// not need before. A token left out keeps the one there.
+func channelUpdateInput(p *params, old store.Channel) store.ChannelInput {
+	in := channelInput(p, false)
+	if in.Kind != old.Kind && in.Token == nil && (in.Kind == "gotify" || in.Kind == "webhook") && !p.failed("token") {
+		p.fail("token", "The token field is required when kind changes to "+in.Kind+".")
+	}
+	return in
+}
+
 func (s *Server) handleChannelList(c echo.Context) error {
 	sess, _ := session(c)
 	chans, err := s.store.Channels(c.Request().Context(), sess.UserID)
@@ -138,16 +149,11 @@ func (s *Server) handleChannelUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := channelInput(p, false)
 	old, err := s.store.Channel(ctx, sess.UserID, id)
 	if err != nil {
 		return err
 	}
-	// A channel that becomes a gotify or webhook one needs the token it
-	// did not need before.
-	if in.Kind != old.Kind && in.Token == nil && (in.Kind == "gotify" || in.Kind == "webhook") && !p.failed("token") {
-		p.fail("token", "The token field is required when kind changes to "+in.Kind+".")
-	}
+	in := channelUpdateInput(p, old)
 	if err := p.err(); err != nil {
 		return err
 	}

@@ -48,6 +48,23 @@ func (s *Server) genderJSON(c echo.Context, g store.Gender) genderResource {
 	}
 }
 
+// genderInput reads a gender: its name, and on update its position,
+// required there and any integer; a position sent on create is ignored.
+func genderInput(p *params, updating bool) (name string, position int64) {
+	name = p.requiredText("name", 255)
+	if !updating {
+		return name, 0
+	}
+	pos := p.integer("position")
+	if pos == nil && !p.failed("position") {
+		p.fail("position", "The position field is required.")
+	}
+	if pos != nil {
+		position = *pos
+	}
+	return name, position
+}
+
 func (s *Server) handleGenderList(c echo.Context) error {
 	genders, err := s.store.Genders(c.Request().Context(), account(c))
 	if err != nil {
@@ -79,7 +96,7 @@ func (s *Server) handleGenderCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := p.requiredText("name", 255)
+	name, _ := genderInput(p, false)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -102,15 +119,11 @@ func (s *Server) handleGenderUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := p.requiredText("name", 255)
-	position := p.integer("position")
-	if position == nil && !p.failed("position") {
-		p.fail("position", "The position field is required.")
-	}
+	name, position := genderInput(p, true)
 	if err := validated(p, func() error { _, err := s.store.Gender(ctx, acct, id); return err }); err != nil {
 		return err
 	}
-	g, err := s.store.UpdateGender(ctx, acct, id, name, *position)
+	g, err := s.store.UpdateGender(ctx, acct, id, name, position)
 	if err != nil {
 		return err
 	}

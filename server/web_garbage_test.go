@@ -26,11 +26,13 @@ func TestWebNoServerError(t *testing.T) {
 		"work-history":    e.workEntry(key, person, "job_title=Admiral&active=0"),
 	}
 	ids := map[string]string{
-		":person":  person,
-		":task":    items["tasks"],
-		":journal": e.journal(key, "Diary"),
-		":channel": jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: key})),
-		":key":     strings.Split(key, "|")[0],
+		":person":   person,
+		":task":     items["tasks"],
+		":journal":  e.journal(key, "Diary"),
+		":channel":  jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: key})),
+		":key":      strings.Split(key, "|")[0],
+		":category": jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Visit&color=bg-blue-100", key: key})),
+		":gender":   jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: key})),
 	}
 	garbage := map[string]string{
 		"non-UTF-8": "a\xff\xfe\xc0",

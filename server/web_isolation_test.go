@@ -32,15 +32,18 @@ func TestWebIsolation(t *testing.T) {
 		t.Fatalf("%d kinds tried, %d served", len(items), len(webKinds))
 	}
 	ids := map[string]string{
-		":person":  person,
-		":task":    items["tasks"],
-		":journal": e.journal(ada, "Ada's"),
-		":channel": jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: ada})),
-		":key":     strings.Split(ada, "|")[0],
+		":person":   person,
+		":task":     items["tasks"],
+		":journal":  e.journal(ada, "Ada's"),
+		":channel":  jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: ada})),
+		":key":      strings.Split(ada, "|")[0],
+		":category": jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Visit&color=bg-blue-100", key: ada})),
+		":gender":   jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: ada})),
 	}
 	snapshot := func() string {
 		var b strings.Builder
-		for _, p := range []string{"/api/persons/" + person, "/api/journals", "/api/me/channels", "/api/administration/api"} {
+		for _, p := range []string{"/api/persons/" + person, "/api/journals", "/api/me/channels", "/api/administration/api",
+			"/api/administration/task-categories", "/api/administration/genders"} {
 			b.WriteString(e.do(req{method: "GET", path: p, key: ada}).body)
 		}
 		for _, k := range webKinds { // in order: a map's would differ each time

@@ -26,6 +26,16 @@ func (s *Server) webSettingsRoutes(get getFunc, page, user echo.MiddlewareFunc) 
 	e.POST("/settings/channels/:channel/toggle", s.handleWebChannelToggle, page, user)
 	e.POST("/settings/channels/:channel/test", s.handleWebChannelTest, page, user)
 	e.POST("/settings/channels/:channel/delete", s.handleWebChannelDelete, page, user)
+	get("/settings/channels/:channel/edit", s.handleWebChannelEdit, page, user)
+	e.POST("/settings/channels/:channel", s.handleWebChannelUpdate, page, user)
+	e.POST("/settings/categories", s.handleWebCategoryCreate, page, user)
+	get("/settings/categories/:category/edit", s.handleWebCategoryEdit, page, user)
+	e.POST("/settings/categories/:category", s.handleWebCategoryUpdate, page, user)
+	e.POST("/settings/categories/:category/delete", s.handleWebCategoryDelete, page, user)
+	e.POST("/settings/genders", s.handleWebGenderCreate, page, user)
+	get("/settings/genders/:gender/edit", s.handleWebGenderEdit, page, user)
+	e.POST("/settings/genders/:gender", s.handleWebGenderUpdate, page, user)
+	e.POST("/settings/genders/:gender/delete", s.handleWebGenderDelete, page, user)
 	e.POST("/settings/calendar", s.handleWebFeedCreate, page, user)
 	e.POST("/settings/calendar/delete", s.handleWebFeedDelete, page, user)
 	get("/settings/export.json", s.handleExport, page, user)
@@ -39,13 +49,16 @@ type settingsView struct {
 	// Open names the form that failed, drawn open with its errors.
 	Open string
 	// The forms, each in its section.
-	Profile, Timezone, Reminders, Key, Channel, Feed, Import, VCard web.Form
+	Profile, Timezone, Reminders, Key, Channel, Category, Gender, Feed, Import, VCard web.Form
 	// Name and Email are the user's, as the profile has them.
 	Name, Email string
 	Keys        []keyRow
 	// Token is a key just made, shown this once; TokenName its label.
 	Token, TokenName string
 	Channels         []channelRow
+	// Categories and Genders are the account's lists.
+	Categories []store.TaskCategory
+	Genders    []store.Gender
 	// Secret is the signing key Kith just made for a webhook, shown once.
 	Secret string
 	// HasFeed says whether the user has a calendar feed, made FeedMade;
@@ -142,6 +155,15 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 			v.Channel.Fields[i].Value = "" // a secret is not sent back
 		}
 	}
+
+	if v.Categories, err = s.store.TaskCategories(ctx, account(c)); err != nil {
+		return err
+	}
+	v.Category = categoryForm(tok, "category", "/settings/categories", "Add category").Fill(formOr(st.failed, "category", nil))
+	if v.Genders, err = s.store.Genders(ctx, account(c)); err != nil {
+		return err
+	}
+	v.Gender = genderForm(tok, "gender", "/settings/genders", "Add gender", false).Fill(formOr(st.failed, "gender", nil))
 
 	feed, err := s.store.CalendarFeed(ctx, sess.UserID)
 	switch {

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/rand"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -154,4 +155,89 @@ func (s *Server) handleWebChannelDelete(c echo.Context) error {
 		return err
 	}
 	return s.seeOther(c, "/settings", "Channel deleted.")
+}
+
+// settingsEditView is an edit page of the settings: one form, and the
+// way back to its section.
+type settingsEditView struct {
+	Form web.Form
+	Back string
+}
+
+// settingsEdit draws the edit page of one of the settings' rows.
+func (s *Server) settingsEdit(c echo.Context, status int, title, back string, f web.Form) error {
+	return s.render(c, status, "settings_edit", web.Page{Title: title, Nav: "settings",
+		Data: settingsEditView{Form: f, Back: back}})
+}
+
+// channelEditForm is the form that edits ch: its name, and but for an
+// email channel its URL and token, the token never drawn.
+func channelEditForm(csrf string, ch store.Channel) web.Form {
+	f := web.Form{ID: "channel-edit", Action: "/settings/channels/" + itoa64(ch.ID), Submit: "Save channel", CSRF: csrf}
+	for _, fd := range channelForm(csrf).Fields {
+		switch fd.Name {
+		case "name":
+		case "url", "token":
+			if ch.Kind == "email" {
+				continue
+			}
+			if fd.Name == "token" {
+				fd.Hint = "Empty keeps the token the channel has. " + fd.Hint
+			}
+		default:
+			continue // the kind and the digest's switch are not edited here
+		}
+		f.Fields = append(f.Fields, fd)
+	}
+	return f
+}
+
+// channelEditPage draws ch's edit form filled with values and errs; the
+// token is never sent back.
+func (s *Server) channelEditPage(c echo.Context, status int, ch store.Channel, values url.Values, errs map[string][]string) error {
+	f := channelEditForm(csrf(c), ch).Fill(values, errs)
+	for i := range f.Fields {
+		if f.Fields[i].Name == "token" {
+			f.Fields[i].Value = ""
+		}
+	}
+	title := "Edit channel"
+	if ch.Name != nil && *ch.Name != "" {
+		title += " · " + *ch.Name
+	}
+	return s.settingsEdit(c, status, title, "/settings#channels", f)
+}
+
+func (s *Server) handleWebChannelEdit(c echo.Context) error {
+	ch, err := s.webChannel(c)
+	if err != nil {
+		return err
+	}
+	return s.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(ch.URL)}}, nil)
+}
+
+// handleWebChannelUpdate saves a channel's name, URL and token by the
+// API's rules; its kind and its digest's switch stay as they are, and an
+// empty token keeps the one it has.
+func (s *Server) handleWebChannelUpdate(c echo.Context) error {
+	sess, _ := session(c)
+	ch, err := s.webChannel(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	p.values["kind"], p.values["enabled"] = ch.Kind, ch.Enabled
+	in := channelUpdateInput(p, ch)
+	err = p.err()
+	if err == nil {
+		_, err = s.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in)
+		err = channelError(err)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.channelEditPage(c, http.StatusUnprocessableEntity, ch, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#channels", "Channel saved.")
 }

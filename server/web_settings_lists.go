@@ -1,0 +1,178 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/web"
+	"kith/store"
+)
+
+// The settings' lists of the account: task categories and genders, each
+// added, renamed and deleted by the API's rules and with its messages.
+
+func categoryForm(csrf, id, action, submit string) web.Form {
+	return web.Form{ID: id, Action: action, Submit: submit, CSRF: csrf, Fields: []web.Field{
+		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
+		{Name: "color", Label: "Colour", Type: "text", Required: true, Auto: "off",
+			Hint: "A colour class, as the defaults have: bg-blue-100, bg-green-100, bg-red-100."},
+	}}
+}
+
+func genderForm(csrf, id, action, submit string, editing bool) web.Form {
+	f := web.Form{ID: id, Action: action, Submit: submit, CSRF: csrf, Fields: []web.Field{
+		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
+	}}
+	if editing {
+		f.Fields = append(f.Fields, web.Field{Name: "position", Label: "Position", Type: "number", Required: true,
+			Hint: "Where it comes in the list: lower first."})
+	}
+	return f
+}
+
+// webCategory is the category the path names, or the 404 of another
+// account's or a missing one.
+func (s *Server) webCategory(c echo.Context) (store.TaskCategory, error) {
+	id, err := pathID(c, "category", store.ErrCategoryNotFound)
+	if err != nil {
+		return store.TaskCategory{}, err
+	}
+	return s.store.TaskCategory(c.Request().Context(), account(c), id)
+}
+
+// webGender is the gender the path names, or the 404 of another
+// account's or a missing one.
+func (s *Server) webGender(c echo.Context) (store.Gender, error) {
+	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	if err != nil {
+		return store.Gender{}, err
+	}
+	return s.store.Gender(c.Request().Context(), account(c), id)
+}
+
+func (s *Server) handleWebCategoryCreate(c echo.Context) error {
+	p := formParams(c)
+	name, color := categoryInput(p)
+	err := p.err()
+	if err == nil {
+		_, err = s.store.CreateTaskCategory(c.Request().Context(), account(c), name, color)
+	}
+	if fieldErrors(err) != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "category", err))
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#categories", "Category added.")
+}
+
+func (s *Server) categoryEditPage(c echo.Context, status int, cat store.TaskCategory, values url.Values, errs map[string][]string) error {
+	f := categoryForm(csrf(c), "category-edit", "/settings/categories/"+itoa64(cat.ID), "Save category").Fill(values, errs)
+	return s.settingsEdit(c, status, "Edit category · "+cat.Name, "/settings#categories", f)
+}
+
+func (s *Server) handleWebCategoryEdit(c echo.Context) error {
+	cat, err := s.webCategory(c)
+	if err != nil {
+		return err
+	}
+	return s.categoryEditPage(c, http.StatusOK, cat, url.Values{"name": {cat.Name}, "color": {cat.Color}}, nil)
+}
+
+func (s *Server) handleWebCategoryUpdate(c echo.Context) error {
+	cat, err := s.webCategory(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	name, color := categoryInput(p)
+	err = p.err()
+	if err == nil {
+		_, err = s.store.UpdateTaskCategory(c.Request().Context(), account(c), cat.ID, name, color)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.categoryEditPage(c, http.StatusUnprocessableEntity, cat, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#categories", "Category saved.")
+}
+
+// handleWebCategoryDelete deletes a category; its tasks stay,
+// uncategorised.
+func (s *Server) handleWebCategoryDelete(c echo.Context) error {
+	cat, err := s.webCategory(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteTaskCategory(c.Request().Context(), account(c), cat.ID); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#categories", "Category “"+cat.Name+"” deleted.")
+}
+
+func (s *Server) handleWebGenderCreate(c echo.Context) error {
+	p := formParams(c)
+	name, _ := genderInput(p, false)
+	err := p.err()
+	if err == nil {
+		_, err = s.store.CreateGender(c.Request().Context(), account(c), name)
+	}
+	if fieldErrors(err) != nil {
+		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "gender", err))
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#genders", "Gender added.")
+}
+
+func (s *Server) genderEditPage(c echo.Context, status int, g store.Gender, values url.Values, errs map[string][]string) error {
+	f := genderForm(csrf(c), "gender-edit", "/settings/genders/"+itoa64(g.ID), "Save gender", true).Fill(values, errs)
+	return s.settingsEdit(c, status, "Edit gender · "+g.Name, "/settings#genders", f)
+}
+
+func (s *Server) handleWebGenderEdit(c echo.Context) error {
+	g, err := s.webGender(c)
+	if err != nil {
+		return err
+	}
+	return s.genderEditPage(c, http.StatusOK, g, url.Values{"name": {g.Name}, "position": {strconv.FormatInt(g.Position, 10)}}, nil)
+}
+
+func (s *Server) handleWebGenderUpdate(c echo.Context) error {
+	g, err := s.webGender(c)
+	if err != nil {
+		return err
+	}
+	p := formParams(c)
+	name, position := genderInput(p, true)
+	err = p.err()
+	if err == nil {
+		_, err = s.store.UpdateGender(c.Request().Context(), account(c), g.ID, name, position)
+	}
+	if fe := fieldErrors(err); fe != nil {
+		return s.genderEditPage(c, http.StatusUnprocessableEntity, g, c.Request().PostForm, fe)
+	}
+	if err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#genders", "Gender saved.")
+}
+
+// handleWebGenderDelete deletes a gender, as the API does: the people
+// who have it stay, without a gender.
+func (s *Server) handleWebGenderDelete(c echo.Context) error {
+	g, err := s.webGender(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteGender(c.Request().Context(), account(c), g.ID); err != nil {
+		return err
+	}
+	return s.seeOther(c, "/settings#genders", "Gender “"+g.Name+"” deleted.")
+}
