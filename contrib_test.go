@@ -31,18 +31,25 @@ func TestSystemdUnit(t *testing.T) {
 	if err != nil {
 		t.Skip("no systemd-analyze here: the unit's lines were checked, not verified")
 	}
-	// verify wants the binary the unit runs to exist.
+	// verify wants the binary the unit runs to exist: a built one stands in
+	// for /usr/local/bin/kith (the line the README says to change).
 	bin := kithBinary(t)
+	if n := bytes.Count(unit, []byte("/usr/local/bin/kith ")); n != 1 {
+		t.Fatalf("/usr/local/bin/kith appears %d times in the unit's lines, want once (ExecStart)", n)
+	}
 	path := filepath.Join(t.TempDir(), "kith.service")
-	os.WriteFile(path, bytes.ReplaceAll(unit, []byte("/usr/local/bin/kith"), []byte(bin)), 0o644)
+	if err := os.WriteFile(path, bytes.ReplaceAll(unit, []byte("ExecStart=/usr/local/bin/kith "), []byte("ExecStart="+bin+" ")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := exec.Command(analyze, "verify", "--man=no", path).CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
 }
 
-// TestDockerfile checks what the image promises. No Docker daemon runs
-// here, so the build itself is not tried.
+// TestDockerfile checks what the image promises: pinned base images, a
+// non-root user, the tests run in the build. No Docker daemon runs here
+// (and images cannot be pulled), so the build itself is not tried.
 func TestDockerfile(t *testing.T) {
 	b, err := os.ReadFile("contrib/Dockerfile")
 	if err != nil {
@@ -63,6 +70,35 @@ func TestDockerfile(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`FROM golang:(\d+\.\d+)`).FindStringSubmatch(df); m == nil || !strings.Contains(goModVersion(t), m[1]) {
 		t.Errorf("the build stage's Go (%v) is not go.mod's (%s)", m, goModVersion(t))
+	}
+	// Base images pinned to a Go minor and a Debian release, not :latest.
+	for _, base := range []string{"FROM golang:1.26-bookworm AS build", "FROM gcr.io/distroless/static-debian12:nonroot"} {
+		if !strings.Contains(df, base+"\n") {
+			t.Errorf("Dockerfile lacks %q", base)
+		}
+	}
+	// The build runs the tests, before the binary is built, and does not set
+	// CI (which makes the tests that need PostgreSQL or Chromium fail).
+	test, build := strings.Index(df, "\nRUN go test "), strings.Index(df, "\nRUN CGO_ENABLED=0 go build")
+	if test < 0 || build < 0 || test > build {
+		t.Errorf("the build stage does not run go test before go build (test at %d, build at %d)", test, build)
+	}
+	if regexp.MustCompile(`(?m)^(ENV|ARG)\b.*\bCI=`).MatchString(df) {
+		t.Error("the Dockerfile sets CI: the tests needing PostgreSQL or Chromium would fail instead of skipping")
+	}
+	// The last USER is not root, and the README says which it is.
+	users := regexp.MustCompile(`(?m)^USER (\S+)`).FindAllStringSubmatch(df, -1)
+	if len(users) == 0 || strings.HasPrefix(users[len(users)-1][1], "0") || strings.HasPrefix(users[len(users)-1][1], "root") {
+		t.Errorf("the image runs as %v, want a non-root USER", users)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"golang:1.26-bookworm", "gcr.io/distroless/static-debian12:nonroot", "65532"} {
+		if !bytes.Contains(readme, []byte(want)) {
+			t.Errorf("the README does not say %q (the base images and the user)", want)
+		}
 	}
 }
 
