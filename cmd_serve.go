@@ -56,6 +56,14 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	if err != nil {
 		return fmt.Errorf("addr (KITH_ADDR): %w", err)
 	}
+	var metricsLn net.Listener
+	if cfg.MetricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("metrics.addr (KITH_METRICS_ADDR): %w", err)
+		}
+		defer metricsLn.Close()
+	}
 	creds, err := st.Bootstrap(ctx, cfg.BootstrapEmail)
 	if err != nil {
 		ln.Close()
@@ -93,6 +101,11 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 			return err
 		}
 		defer stopPprof()
+	}
+	var ms *http.Server
+	if metricsLn != nil {
+		ms = serveMetrics(metricsLn, srv.MetricsHandler(), log)
+		defer ms.Close()
 	}
 	hs := srv.HTTPServer()
 	conns := trackConns(hs)
@@ -139,6 +152,11 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		hs.Close()
 		log.Warn().Dur("timeout", shutdownTimeout).Int("connections", open).Int("mid_request", active).
 			Msg("shutdown deadline passed: closed the connections still open")
+	}
+	if ms != nil {
+		// After the API's drain, so that a scrape sees its last requests;
+		// the deferred Close ends what outlives the deadline.
+		ms.Shutdown(shutdownCtx)
 	}
 	if err := srv.WaitForMail(shutdownCtx); err != nil {
 		log.Warn().Err(err).Msg("stopped before every verification email was sent")
@@ -192,6 +210,25 @@ func servePprof(addr string, log zerolog.Logger) (stop func(), err error) {
 	}
 	log.Warn().Str("addr", ln.Addr().String()).Msg("profiler listening (debug.pprof_addr): keep it on loopback")
 	return func() { hs.Close() }, nil
+}
+
+// serveMetrics serves Prometheus's scrapes at /metrics on their own
+// listener, apart from the API: they need no key, and the API's limits
+// must not refuse them.
+func serveMetrics(ln net.Listener, h http.Handler, log zerolog.Logger) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute, // Prometheus keeps its connection between scrapes
+		MaxHeaderBytes:    16 << 10,
+	}
+	go hs.Serve(ln)
+	log.Info().Str("addr", ln.Addr().String()).Msg("metrics listening (metrics.addr): GET /metrics")
+	return hs
 }
 
 // warnBaseURL warns when links take their host from the request's Host

@@ -55,6 +55,9 @@ type Config struct {
 
 	// PprofAddr, when set, serves Go's profiler there (debug.pprof_addr).
 	PprofAddr string
+
+	// MetricsAddr, when set, serves Prometheus metrics there (metrics.addr).
+	MetricsAddr string
 }
 
 // key describes one configuration key: its name in the YAML file, its
@@ -90,6 +93,7 @@ var keys = []key{
 	{"smtp.tls", "", func(c *Config, v any) error { return asString(v, &c.SMTPTLS) }},
 	{"reminders.send_at", "08:00", func(c *Config, v any) error { return asString(v, &c.ReminderSendAt) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
+	{"metrics.addr", "", func(c *Config, v any) error { return asString(v, &c.MetricsAddr) }},
 }
 
 // EnvName returns the environment variable that sets the key name.

@@ -82,6 +82,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
 		"smtp.host": "mail.h.example", "smtp.port": "2525", "smtp.username": "u", "smtp.password": "p",
 		"smtp.from": "k@h.example", "smtp.tls": "tls", "debug.pprof_addr": "127.0.0.1:6060",
+		"metrics.addr":           "127.0.0.1:9464",
 		"limits.max_connections": "10", "limits.max_connections_per_ip": "0", "reminders.send_at": "21:45",
 	}
 	if len(values) != len(keys) {
@@ -99,6 +100,9 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" || c.SMTPHost != "mail.h.example" ||
 		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" || c.SMTPTLS != "tls" || c.PprofAddr != "127.0.0.1:6060" {
 		t.Errorf("from the environment: %+v", c)
+	}
+	if c.MetricsAddr != "127.0.0.1:9464" {
+		t.Errorf("metrics.addr from the environment: %q", c.MetricsAddr)
 	}
 	if c.ReminderSendAt != "21:45" {
 		t.Errorf("reminders.send_at from the environment: %q", c.ReminderSendAt)
@@ -130,6 +134,7 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_SMTP_FROM", "kith at example", "smtp.from"},
 		{"KITH_SMTP_TLS", "ssl", "smtp.tls"},
 		{"KITH_DEBUG_PPROF_ADDR", "6060", "debug.pprof_addr"},
+		{"KITH_METRICS_ADDR", "9464", "metrics.addr"},
 		{"KITH_REMINDERS_SEND_AT", "25:00", "reminders.send_at"},
 		{"KITH_REMINDERS_SEND_AT", "8:00", "reminders.send_at"},
 		{"KITH_REMINDERS_SEND_AT", "08:60", "reminders.send_at"},

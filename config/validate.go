@@ -39,7 +39,8 @@ func (c *Config) Validate() error {
 		{"smtp.from", c.validateSMTPFrom},
 		{"smtp.tls", c.validateSMTPTLS},
 		{"reminders.send_at", c.validateSendAt},
-		{"debug.pprof_addr", c.validatePprofAddr},
+		{"debug.pprof_addr", func() error { return optionalHostPort(c.PprofAddr) }},
+		{"metrics.addr", func() error { return optionalHostPort(c.MetricsAddr) }},
 	}
 	for _, ch := range checks {
 		if err := ch.check(); err != nil {
@@ -219,12 +220,13 @@ func (c *Config) validateSMTPTLS() error {
 	return nil
 }
 
-func (c *Config) validatePprofAddr() error {
-	if c.PprofAddr == "" {
+// optionalHostPort wants HOST:PORT, or nothing for a listener that is off.
+func optionalHostPort(addr string) error {
+	if addr == "" {
 		return nil
 	}
-	if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
-		return fmt.Errorf("%q is not HOST:PORT: %w", c.PprofAddr, err)
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("%q is not HOST:PORT: %w", addr, err)
 	}
 	return nil
 }

@@ -38,20 +38,24 @@ func (s *Server) handleLogin(c echo.Context) error {
 	throttle := email + "|" + clientKey(c.RealIP())
 	account := email
 	if wait, blocked := s.accounts.Blocked(account); blocked {
+		s.metrics.throttledLogin(viaAPI)
 		setRetryAfter(c, wait)
 		return errTooManyAttempts
 	}
 	if wait, blocked := s.logins.Blocked(throttle); blocked {
+		s.metrics.throttledLogin(viaAPI)
 		setRetryAfter(c, wait)
 		return errTooManyAttempts
 	}
 	ctx := c.Request().Context()
 	u, err := s.checkPassword(ctx, email, password)
 	if errors.Is(err, errChecksBusy) {
+		s.metrics.throttledLogin(viaAPI)
 		setRetryAfter(c, time.Second)
 		return errTooManyAttempts
 	}
 	if errors.Is(err, store.ErrInvalidCredentials) {
+		s.metrics.failedLogin(viaAPI)
 		s.logins.Fail(throttle)
 		s.accounts.Fail(account)
 		return errInvalidCredentials

@@ -72,6 +72,7 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 			key string
 		}{{s.accounts, email}, {s.logins, throttle}} {
 			if wait, blocked := t.th.Blocked(t.key); blocked {
+				s.metrics.throttledLogin(viaCardDAV)
 				setRetryAfter(c, wait)
 				return errTooManyAttempts
 			}
@@ -79,6 +80,7 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx := r.Context()
 		sess, err := s.davSession(ctx, email, key)
 		if errors.Is(err, store.ErrUnauthenticated) {
+			s.metrics.failedLogin(viaCardDAV)
 			s.logins.Fail(throttle)
 			s.accounts.Fail(email)
 			return davChallenge(c, errInvalidCredentials)

@@ -71,6 +71,8 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Error(err) // write the error now, so its status is logged
 		}
 		r, res := c.Request(), c.Response()
+		took := time.Since(start)
+		s.metrics.request(c.Path(), r.Method, res.Status, took)
 		ev := s.log.Info()
 		if res.Status >= 500 {
 			ev = s.log.Warn()
@@ -84,7 +86,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			Int("status", res.Status).
 			Int64("bytes", res.Size).
 			Str("ip", c.RealIP()).
-			Dur("duration_ms", time.Since(start)).
+			Dur("duration_ms", took).
 			Msg("request")
 		return nil
 	}
@@ -323,6 +325,7 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
 		if !res.Allowed {
+			s.metrics.rateLimited.Inc()
 			setRetryAfter(c, res.RetryAfter)
 			h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
 			return errTooManyAttempts

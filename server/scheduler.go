@@ -167,9 +167,11 @@ func (s *Server) deliverDigest(ctx context.Context, t store.ReminderTarget, ch s
 	}
 	if ch.Kind == "email" && !t.Verified {
 		// No retries: the address stays unverified until its owner acts.
+		s.metrics.reminder(ch.Kind, false)
 		return s.store.ChannelFailed(ctx, ch.ID, msg.Date, errUnverifiedDigest.Error(), now.Unix(), now.Unix(), true)
 	}
 	sendErr := s.sendDigest(ctx, ch, msg, t.Verified)
+	s.metrics.reminder(ch.Kind, sendErr == nil)
 	if sendErr == nil {
 		s.log.Info().Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
 			Str("day", msg.Date).Msg("reminder digest sent")

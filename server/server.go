@@ -83,6 +83,7 @@ type Server struct {
 	baseURL   string
 	proxies   []*net.IPNet
 	pages     *web.Pages
+	metrics   *serverMetrics
 }
 
 // parsedPages are the web app's templates, parsed once per process: they
@@ -106,6 +107,7 @@ func New(o Options) *Server {
 		notify:    remind.Sender{Client: o.Notify},
 		log:       o.Logger,
 		baseURL:   o.BaseURL,
+		metrics:   newServerMetrics(o.Store),
 	}
 	pages, err := parsedPages()
 	if err != nil {
@@ -145,6 +147,9 @@ func New(o Options) *Server {
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.routes(o.CORSOrigins)
+	for _, r := range s.echo.Routes() {
+		s.metrics.knowRoutes(r.Path)
+	}
 	return s
 }
 

@@ -78,19 +78,23 @@ func (s *Server) handleWebLogin(c echo.Context) error {
 func (s *Server) webCheckLogin(c echo.Context, email, password string) (store.User, error) {
 	throttle := email + "|" + clientKey(c.RealIP())
 	if wait, blocked := s.accounts.Blocked(email); blocked {
+		s.metrics.throttledLogin(viaWeb)
 		setRetryAfter(c, wait)
 		return store.User{}, errTooManyAttempts
 	}
 	if wait, blocked := s.logins.Blocked(throttle); blocked {
+		s.metrics.throttledLogin(viaWeb)
 		setRetryAfter(c, wait)
 		return store.User{}, errTooManyAttempts
 	}
 	u, err := s.checkPassword(c.Request().Context(), email, password)
 	switch {
 	case errors.Is(err, errChecksBusy):
+		s.metrics.throttledLogin(viaWeb)
 		setRetryAfter(c, time.Second)
 		return store.User{}, errTooManyAttempts
 	case errors.Is(err, store.ErrInvalidCredentials):
+		s.metrics.failedLogin(viaWeb)
 		s.logins.Fail(throttle)
 		s.accounts.Fail(email)
 		return store.User{}, errInvalidCredentials

@@ -179,6 +179,9 @@ func (w *pgWriter) do(ctx context.Context, fn func(context.Context, *txn) error)
 		return err
 	}
 	ctx = context.WithoutCancel(ctx)
+	st := &w.s.wstats
+	st.queue.Add(1)
+	defer st.queue.Add(-1)
 	var err error
 	for range pgTries {
 		err = w.once(ctx, fn)
@@ -187,6 +190,10 @@ func (w *pgWriter) do(ctx context.Context, fn func(context.Context, *txn) error)
 		}
 	}
 	w.s.noteWrite(err)
+	if err == nil {
+		st.writes.Add(1)
+		st.commits.Add(1)
+	}
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 )
 
 // maxBatch bounds the writes that share one commit.
@@ -48,14 +49,35 @@ func newWriter(s *Store) *writer {
 // cancelled: an interrupted statement would roll back its whole batch.
 func (w *writer) do(ctx context.Context, fn func(context.Context, *txn) error) error {
 	j := &job{ctx: ctx, fn: fn, err: make(chan error, 1)}
+	st := &w.s.wstats
+	st.queue.Add(1)
+	defer st.queue.Add(-1)
 	select {
 	case w.jobs <- j:
+	default:
+		// The writer is busy with other writes: this one waits its turn,
+		// which the metrics count (the writer queue).
+		start := time.Now()
+		err := w.send(ctx, j)
+		st.wait(time.Since(start))
+		if err != nil {
+			return err
+		}
+	}
+	return <-j.err
+}
+
+// send hands j to the writer once it takes it, unless ctx ends or the
+// writer closes first.
+func (w *writer) send(ctx context.Context, j *job) error {
+	select {
+	case w.jobs <- j:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.quit:
 		return ErrClosed
 	}
-	return <-j.err
 }
 
 func (w *writer) close() {
@@ -131,6 +153,12 @@ func (w *writer) commit(batch []*job) []error {
 		return fail(fmt.Errorf("store: commit: %w", err))
 	}
 	w.s.noteWrite(nil)
+	w.s.wstats.commits.Add(1)
+	for _, err := range errs {
+		if err == nil {
+			w.s.wstats.writes.Add(1)
+		}
+	}
 	return errs
 }
 

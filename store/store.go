@@ -69,6 +69,7 @@ type Store struct {
 	writeFault   atomic.Bool  // the last write failed for want of storage
 	limitsPruned atomic.Int64 // when this server last pruned the rate limits, Unix ms
 	writes       writes
+	wstats       writeStats // for PoolStats
 }
 
 // writes runs write transactions: SQLite's group-committing writer, or a
