@@ -120,3 +120,59 @@ func (pg page) lacks(t testing.TB, bad ...string) {
 		}
 	}
 }
+
+// webRows are one row of everything a web route can name, the user's of
+// key: items by kind (a person's things, for :kind/:item), and ids by
+// path parameter.
+type webRows struct {
+	person string
+	items  map[string]string
+	ids    map[string]string
+}
+
+func (e *env) webRows(t *testing.T, key string) webRows {
+	t.Helper()
+	person := e.person(key, "first_name=Grace")
+	items := map[string]string{
+		"tasks":           e.task(key, person, "name=Call"),
+		"notes":           e.note(key, person, "A note"),
+		"gifts":           e.gift(key, person, "name=Teapot&status=idea"),
+		"contact-details": e.contactDetail(key, person, "kind=phone&value=555-0100"),
+		"important-dates": e.importantDate(key, person, "label=met&date=2019-05-04"),
+		"interactions":    e.interaction(key, person, "happened_on=2026-03-01&kind=call"),
+		"life-events":     e.lifeEvent(key, person, "description=Moved&happened_at=2020-01-01"),
+		"work-history":    e.workEntry(key, person, "job_title=Admiral&active=0"),
+	}
+	if len(items) != len(webKinds) {
+		t.Fatalf("%d kinds made, %d served", len(items), len(webKinds))
+	}
+	return webRows{person: person, items: items, ids: map[string]string{
+		":person":   person,
+		":task":     items["tasks"],
+		":journal":  e.journal(key, "Diary"),
+		":channel":  jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: key})),
+		":key":      strings.Split(key, "|")[0],
+		":category": jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Visit&color=bg-blue-100", key: key})),
+		":gender":   jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: key})),
+	}}
+}
+
+// paths fills a route's parameters with the rows: one path, or one per
+// kind for a route of a person's things. A parameter left unfilled stays
+// in the path, for the caller to refuse.
+func (w webRows) paths(route string) []string {
+	paths := []string{route}
+	if strings.Contains(route, ":kind") {
+		paths = nil
+		for _, k := range webKinds { // in order, so that runs compare
+			paths = append(paths, strings.NewReplacer(":kind", k.Slug, ":item", w.items[k.Slug]).Replace(route))
+		}
+	}
+	for i, p := range paths {
+		for param, id := range w.ids {
+			p = strings.ReplaceAll(p, param, id)
+		}
+		paths[i] = p
+	}
+	return paths
+}

@@ -14,26 +14,7 @@ import (
 func TestWebNoServerError(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
-	person := e.person(key, "first_name=Grace")
-	items := map[string]string{
-		"tasks":           e.task(key, person, "name=Call"),
-		"notes":           e.note(key, person, "A note"),
-		"gifts":           e.gift(key, person, "name=Teapot&status=idea"),
-		"contact-details": e.contactDetail(key, person, "kind=phone&value=555-0100"),
-		"important-dates": e.importantDate(key, person, "label=met&date=2019-05-04"),
-		"interactions":    e.interaction(key, person, "happened_on=2026-03-01&kind=call"),
-		"life-events":     e.lifeEvent(key, person, "description=Moved&happened_at=2020-01-01"),
-		"work-history":    e.workEntry(key, person, "job_title=Admiral&active=0"),
-	}
-	ids := map[string]string{
-		":person":   person,
-		":task":     items["tasks"],
-		":journal":  e.journal(key, "Diary"),
-		":channel":  jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: key})),
-		":key":      strings.Split(key, "|")[0],
-		":category": jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Visit&color=bg-blue-100", key: key})),
-		":gender":   jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: key})),
-	}
+	rows := e.webRows(t, key)
 	garbage := map[string]string{
 		"non-UTF-8": "a\xff\xfe\xc0",
 		"huge":      strings.Repeat("x", 70000),
@@ -52,17 +33,7 @@ func TestWebNoServerError(t *testing.T) {
 		if !webRoute(rt.Path) || rt.Path == "/logout" {
 			continue // signing out would end the test's session
 		}
-		paths := []string{rt.Path}
-		if strings.Contains(rt.Path, ":kind") {
-			paths = nil
-			for kind, id := range items {
-				paths = append(paths, strings.NewReplacer(":kind", kind, ":item", id).Replace(rt.Path))
-			}
-		}
-		for _, path := range paths {
-			for param, id := range ids {
-				path = strings.ReplaceAll(path, param, id)
-			}
+		for _, path := range rows.paths(rt.Path) {
 			for name, junk := range garbage {
 				form := url.Values{}
 				for _, f := range fields {

@@ -18,16 +18,6 @@ import (
 // webEntriesPerPage is how many entries a page of a journal shows.
 const webEntriesPerPage = 100
 
-// webJournalRoutes are the journal pages' routes.
-func (s *Server) webJournalRoutes(get getFunc, page, user echo.MiddlewareFunc) {
-	get("/journals", s.handleWebJournals, page, user)
-	s.echo.POST("/journals", s.handleWebJournalCreate, page, user)
-	get("/journals/:journal", s.handleWebJournal, page, user)
-	s.echo.POST("/journals/:journal", s.handleWebJournalRename, page, user)
-	s.echo.POST("/journals/:journal/delete", s.handleWebJournalDelete, page, user)
-	s.echo.POST("/journals/:journal/entries", s.handleWebEntryOpen, page, user)
-}
-
 type journalsView struct {
 	Journals []journalRow
 	Form     web.Form

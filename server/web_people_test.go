@@ -582,17 +582,8 @@ func TestWebEscaping(t *testing.T) {
 func TestWebGarbage(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
-	person := e.person(key, "first_name=Grace")
-	items := map[string]string{
-		"tasks":           e.task(key, person, "name=Call"),
-		"notes":           e.note(key, person, "A note"),
-		"gifts":           e.gift(key, person, "name=Teapot&status=idea"),
-		"contact-details": e.contactDetail(key, person, "kind=phone&value=555-0100"),
-		"important-dates": e.importantDate(key, person, "label=met&date=2019-05-04"),
-		"interactions":    e.interaction(key, person, "happened_on=2026-03-01&kind=call"),
-		"life-events":     e.lifeEvent(key, person, "description=Moved&happened_at=2020-01-01"),
-		"work-history":    e.workEntry(key, person, "job_title=Admiral&active=0"),
-	}
+	rows := e.webRows(t, key)
+	person, items := rows.person, rows.items
 	b := e.signIn(t, "ada@example.com")
 	fields := []string{"first_name", "middle_name", "last_name", "nickname", "maiden_name", "prefix", "suffix", "gender_id",
 		"marital_status", "kids_status", "how_we_met", "age_type", "age_year", "age_month", "age_day", "estimated_age", "age_bracket",

@@ -13,37 +13,6 @@ import (
 	"kith/store"
 )
 
-// webSettingsRoutes are the settings pages' routes.
-func (s *Server) webSettingsRoutes(get getFunc, page, user echo.MiddlewareFunc) {
-	e := s.echo
-	get("/settings", s.handleWebSettings, page, user)
-	e.POST("/settings/profile", s.handleWebProfile, page, user)
-	e.POST("/settings/timezone", s.handleWebTimezone, page, user)
-	e.POST("/settings/reminders", s.handleWebReminders, page, user)
-	e.POST("/settings/keys", s.handleWebKeyCreate, page, user)
-	e.POST("/settings/keys/:key/delete", s.handleWebKeyDelete, page, user)
-	e.POST("/settings/channels", s.handleWebChannelCreate, page, user)
-	e.POST("/settings/channels/:channel/toggle", s.handleWebChannelToggle, page, user)
-	e.POST("/settings/channels/:channel/test", s.handleWebChannelTest, page, user)
-	e.POST("/settings/channels/:channel/delete", s.handleWebChannelDelete, page, user)
-	get("/settings/channels/:channel/edit", s.handleWebChannelEdit, page, user)
-	e.POST("/settings/channels/:channel", s.handleWebChannelUpdate, page, user)
-	e.POST("/settings/categories", s.handleWebCategoryCreate, page, user)
-	get("/settings/categories/:category/edit", s.handleWebCategoryEdit, page, user)
-	e.POST("/settings/categories/:category", s.handleWebCategoryUpdate, page, user)
-	e.POST("/settings/categories/:category/delete", s.handleWebCategoryDelete, page, user)
-	e.POST("/settings/genders", s.handleWebGenderCreate, page, user)
-	get("/settings/genders/:gender/edit", s.handleWebGenderEdit, page, user)
-	e.POST("/settings/genders/:gender", s.handleWebGenderUpdate, page, user)
-	e.POST("/settings/genders/:gender/delete", s.handleWebGenderDelete, page, user)
-	e.POST("/settings/calendar", s.handleWebFeedCreate, page, user)
-	e.POST("/settings/calendar/delete", s.handleWebFeedDelete, page, user)
-	get("/settings/export.json", s.handleExport, page, user)
-	get("/settings/export.vcf", s.handleVCardExport, page, user)
-	e.POST("/settings/import", s.handleWebImport, page, user)
-	e.POST("/settings/import/vcard", s.handleWebVCardImport, page, user)
-}
-
 // settingsView is the settings page: a section for each setting.
 type settingsView struct {
 	// Open names the form that failed, drawn open with its errors.
