@@ -56,7 +56,8 @@ func TestPersonCreate(t *testing.T) {
 	e.run(t, []scenario{
 		{"query string only, every field", post("first_name=Dwight&last_name=Schrute&middle_name=K&nickname=D&maiden_name=M&prefix=Mr&suffix=Jr" +
 			"&how_we_met=Work&marital_status=single&kids_status=no_kids&can_be_deleted=0&is_listed=false"),
-			201, []string{`"first_name":"Dwight"`, `"suffix":"Jr"`, `"how_we_met":"Work"`, `"can_be_deleted":false`, `"is_listed":false`}},
+			201, []string{`"first_name":"Dwight"`, `"suffix":"Jr"`, `"how_we_met":"Work"`, `"marital_status":"single"`, `"kids_status":"no_kids"`,
+				`"can_be_deleted":false`, `"is_listed":false`}},
 		{"booleans as JSON", req{method: "POST", path: "/api/persons", key: key, body: `{"first_name":"A","can_be_deleted":true,"is_listed":0}`},
 			201, []string{`"can_be_deleted":true`, `"is_listed":false`}},
 		{"missing first name", post("last_name=Scott"), 422, errBody(422, "The first name field is required.")},
