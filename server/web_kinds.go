@@ -24,7 +24,8 @@ type webKind struct {
 	fields func(s *Server, c echo.Context) ([]web.Field, error)
 	list   func(s *Server, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
 	values func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
-	// save creates (id 0) or replaces one from the form.
+	// save creates (id 0) or replaces one from the form; a missing row is
+	// its not-found error, before any error of the form.
 	save   func(s *Server, c echo.Context, acct, person, id int64, p *params) error
 	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
 }
@@ -70,15 +71,18 @@ func kindOf[T, In any](r child[T, In], slug, title, noun string,
 		save: func(s *Server, c echo.Context, acct, person, id int64, p *params) error {
 			ctx := c.Request().Context()
 			in := r.input(s, c, p)
-			if err := p.err(); err != nil {
+			if id == 0 {
+				if err := p.err(); err != nil {
+					return err
+				}
+				_, err := r.create(s.store, ctx, acct, person, in)
 				return err
 			}
-			var err error
-			if id == 0 {
-				_, err = r.create(s.store, ctx, acct, person, in)
-			} else {
-				_, err = r.update(s.store, ctx, acct, person, id, in)
+			// As the API's replace: a missing row's 404 before the form's 422.
+			if err := validated(p, func() error { _, err := r.get(s.store, ctx, acct, person, id); return err }); err != nil {
+				return err
 			}
+			_, err := r.update(s.store, ctx, acct, person, id, in)
 			return err
 		},
 	}

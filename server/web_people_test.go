@@ -402,6 +402,10 @@ func TestWebKindOfAnotherPerson(t *testing.T) {
 	b.get("/people/" + alan)
 	b.get("/people/"+alan+"/notes/"+note+"/edit").status(t, http.StatusNotFound)
 	b.post("/people/"+alan+"/notes/"+note, form("content", "x")).status(t, http.StatusNotFound)
+	// Another person's note with a form that fails: the 404 comes first,
+	// so the form's errors tell nothing of whose rows exist.
+	b.post("/people/"+alan+"/notes/"+note, form("content", "")).status(t, http.StatusNotFound)
+	b.post("/people/"+grace+"/notes/999999", form("content", "")).status(t, http.StatusNotFound)
 	b.post("/people/"+alan+"/notes/"+note+"/delete", nil).status(t, http.StatusNotFound)
 	b.post("/people/"+alan+"/tasks/"+task+"/toggle", nil).status(t, http.StatusNotFound)
 	b.post("/people/"+alan+"/notes/"+note+"/toggle", nil).status(t, http.StatusNotFound)

@@ -21,6 +21,16 @@ func (s *Server) webThing(c echo.Context) (store.Person, webKind, error) {
 	return per, k, err
 }
 
+// webThingItem is webThing with the id of the thing the path names.
+func (s *Server) webThingItem(c echo.Context) (store.Person, webKind, int64, error) {
+	per, k, err := s.webThing(c)
+	if err != nil {
+		return per, k, 0, err
+	}
+	id, err := pathID(c, "item", echo.ErrNotFound)
+	return per, k, id, err
+}
+
 // handleWebThingCreate adds one of the person's things from the form
 // in its section; errors draw the person page again with that form open.
 func (s *Server) handleWebThingCreate(c echo.Context) error {
@@ -59,11 +69,7 @@ func (s *Server) thingForm(c echo.Context, status int, per store.Person, k webKi
 }
 
 func (s *Server) handleWebThingEdit(c echo.Context) error {
-	per, k, err := s.webThing(c)
-	if err != nil {
-		return err
-	}
-	id, err := pathID(c, "item", echo.ErrNotFound)
+	per, k, id, err := s.webThingItem(c)
 	if err != nil {
 		return err
 	}
@@ -75,17 +81,8 @@ func (s *Server) handleWebThingEdit(c echo.Context) error {
 }
 
 func (s *Server) handleWebThingUpdate(c echo.Context) error {
-	per, k, err := s.webThing(c)
+	per, k, id, err := s.webThingItem(c)
 	if err != nil {
-		return err
-	}
-	id, err := pathID(c, "item", echo.ErrNotFound)
-	if err != nil {
-		return err
-	}
-	// The row first: another person's or a missing one is a 404, whatever
-	// the form holds.
-	if _, err := k.values(s, c.Request().Context(), s.datesOf(c), account(c), per.ID, id); err != nil {
 		return err
 	}
 	err = k.save(s, c, account(c), per.ID, id, formParams(c))
@@ -99,11 +96,7 @@ func (s *Server) handleWebThingUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleWebThingDelete(c echo.Context) error {
-	per, k, err := s.webThing(c)
-	if err != nil {
-		return err
-	}
-	id, err := pathID(c, "item", echo.ErrNotFound)
+	per, k, id, err := s.webThingItem(c)
 	if err != nil {
 		return err
 	}

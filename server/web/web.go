@@ -5,7 +5,6 @@
 package web
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
@@ -73,19 +72,18 @@ func Parse() (*Pages, error) {
 	return p, nil
 }
 
-// Render writes the page name with data. It renders into a buffer first,
-// so that a template's failure leaves nothing half written.
+// Render writes the page name with data to w. A template that fails
+// midway leaves part of a page written: the caller renders into a buffer
+// when it must not commit one.
 func (p *Pages) Render(w io.Writer, name string, data Page) error {
 	t, ok := p.pages[name]
 	if !ok {
 		return fmt.Errorf("web: no page %q", name)
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
+	if err := t.ExecuteTemplate(w, "layout", data); err != nil {
 		return fmt.Errorf("web: render %s: %w", name, err)
 	}
-	_, err := buf.WriteTo(w)
-	return err
+	return nil
 }
 
 var funcs = template.FuncMap{
