@@ -189,10 +189,7 @@ var webKinds = []webKind{
 		}),
 	kindOf(notes, "notes", "Notes", "note",
 		fixed(web.Field{Name: "content", Label: "Note", Type: "textarea", Required: true}),
-		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.Note, error) {
-			ns, _, err := st.Notes(ctx, acct, person, webListMax, 0)
-			return ns, err
-		},
+		firstPage((*store.Store).Notes),
 		func(v *store.Note, d dates) kindItem {
 			return kindItem{ID: v.ID, Long: v.Content, Detail: d.moment(v.CreatedAt)}
 		},
@@ -203,10 +200,7 @@ var webKinds = []webKind{
 			web.Field{Name: "happened_on", Label: "On", Type: "date", Required: true},
 			web.Field{Name: "note", Label: "Note", Type: "textarea"},
 		),
-		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.Interaction, error) {
-			is, _, err := st.Interactions(ctx, acct, person, webListMax, 0)
-			return is, err
-		},
+		firstPage((*store.Store).Interactions),
 		func(v *store.Interaction, d dates) kindItem {
 			detail := v.HappenedOn
 			if t, err := parseDate(v.HappenedOn); err == nil {
@@ -269,10 +263,7 @@ var webKinds = []webKind{
 			web.Field{Name: "estimated_salary", Label: "Estimated salary", Type: "text"},
 			web.Field{Name: "active", Label: "Their current job", Type: "checkbox"},
 		),
-		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.WorkEntry, error) {
-			ws, _, err := st.WorkHistory(ctx, acct, person, webListMax, 0)
-			return ws, err
-		},
+		firstPage((*store.Store).WorkHistory),
 		func(v *store.WorkEntry, _ dates) kindItem {
 			title := v.JobTitle
 			if v.CompanyName != nil {
@@ -292,8 +283,18 @@ var webKinds = []webKind{
 }
 
 // webListMax is how many notes, interactions and jobs a person page shows:
-// the latest.
+// the first, in the API's order (interactions newest first; notes and
+// jobs oldest first, so a person's 101st note is not on the page).
 const webListMax = 100
+
+// firstPage reads the first webListMax of a paginated list of a person's
+// things.
+func firstPage[T any](list func(*store.Store, context.Context, int64, int64, int64, int64) ([]T, int64, error)) func(*store.Store, context.Context, int64, int64) ([]T, error) {
+	return func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error) {
+		vs, _, err := list(st, ctx, acct, person, webListMax, 0)
+		return vs, err
+	}
+}
 
 // webKindOf finds a kind by its path segment.
 func webKindOf(slug string) (webKind, bool) {
