@@ -43,15 +43,11 @@ func listKeys(ctx context.Context, cfg *config.Config, email string, stdout io.W
 	if strings.TrimSpace(email) == "" {
 		return errors.New("key list needs --email")
 	}
-	st, _, err := openStore(ctx, cfg.DB)
+	st, u, err := openUser(ctx, cfg, email)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := userOf(ctx, st, email)
-	if err != nil {
-		return err
-	}
 	keys, err := st.APIKeys(ctx, u.ID)
 	if err != nil {
 		return err
@@ -65,15 +61,11 @@ func listKeys(ctx context.Context, cfg *config.Config, email string, stdout io.W
 }
 
 func revokeKey(ctx context.Context, cfg *config.Config, email string, id int64, stdout io.Writer) error {
-	st, _, err := openStore(ctx, cfg.DB)
+	st, u, err := openUser(ctx, cfg, email)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := userOf(ctx, st, email)
-	if err != nil {
-		return err
-	}
 	// Another user's key is not found, as a key that never was.
 	err = st.DeleteAPIKey(ctx, u.ID, id)
 	if errors.Is(err, store.ErrAPIKeyNotFound) {

@@ -101,7 +101,7 @@ func verifyUser(ctx context.Context, cfg *config.Config, email string, stdout io
 	defer st.Close()
 	u, err := st.MarkVerified(ctx, email)
 	if errors.Is(err, store.ErrUserNotFound) {
-		return fmt.Errorf("no user has the email %s", strings.ToLower(strings.TrimSpace(email)))
+		return unknownEmail(email)
 	}
 	if err != nil {
 		return err

@@ -61,6 +61,24 @@ func unknownEmail(email string) error {
 	return fmt.Errorf("no user has the email %s", strings.ToLower(strings.TrimSpace(email)))
 }
 
+// openUser opens the database and finds the user that --email names, for
+// the commands that act on one user's data. The caller closes the store.
+func openUser(ctx context.Context, cfg *config.Config, email string) (*store.Store, store.User, error) {
+	st, _, err := openStore(ctx, cfg.DB)
+	if err != nil {
+		return nil, store.User{}, err
+	}
+	u, err := st.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrUserNotFound) {
+		err = unknownEmail(email)
+	}
+	if err != nil {
+		st.Close()
+		return nil, store.User{}, err
+	}
+	return st, u, nil
+}
+
 func listUsers(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 	st, _, err := openStore(ctx, cfg.DB)
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // InvitationTTL is how long an invitation link stays valid, in seconds.
@@ -153,9 +151,9 @@ func (s *Store) AcceptInvitation(ctx context.Context, secret, password string) (
 	if live == 0 {
 		return User{}, ErrInvitationInvalid
 	}
-	pw, err := bcrypt.GenerateFromPassword([]byte(password), s.PasswordCost)
+	pw, err := s.hashPassword(password)
 	if err != nil {
-		return User{}, fmt.Errorf("store: hash password: %w", err)
+		return User{}, err
 	}
 	var u User
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {

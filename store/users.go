@@ -83,6 +83,19 @@ func checkPassword(p string) error {
 	return nil
 }
 
+// hashPassword checks a password's length and hashes it at the store's
+// cost, as every write of a password_hash does.
+func (s *Store) hashPassword(password string) ([]byte, error) {
+	if err := checkPassword(password); err != nil {
+		return nil, err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.PasswordCost)
+	if err != nil {
+		return nil, fmt.Errorf("store: hash password: %w", err)
+	}
+	return hash, nil
+}
+
 // CreateUser creates a user, in a new account (which starts with the
 // default task categories) unless nu names an existing one.
 func (s *Store) CreateUser(ctx context.Context, nu NewUser) (User, error) {
@@ -100,12 +113,9 @@ func (s *Store) createUser(ctx context.Context, tx *txn, nu NewUser) (User, erro
 	if !ValidEmail(email) {
 		return User{}, ErrInvalidEmail
 	}
-	if err := checkPassword(nu.Password); err != nil {
-		return User{}, err
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(nu.Password), s.PasswordCost)
+	hash, err := s.hashPassword(nu.Password)
 	if err != nil {
-		return User{}, fmt.Errorf("store: hash password: %w", err)
+		return User{}, err
 	}
 	now := s.now()
 	accountID, err := s.accountFor(ctx, tx, nu.AccountID, now)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // What the command line does to users as their administrator: list them,
@@ -68,14 +66,11 @@ type PasswordChange struct {
 // verification is left as it is: a password set by an administrator
 // proves nothing of the address.
 func (s *Store) SetPassword(ctx context.Context, email, password string, revokeKeys bool) (PasswordChange, error) {
-	if err := checkPassword(password); err != nil {
-		return PasswordChange{}, err
-	}
 	// Hashed before the transaction, which then holds the writer for no
 	// more than its few statements.
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.PasswordCost)
+	hash, err := s.hashPassword(password)
 	if err != nil {
-		return PasswordChange{}, fmt.Errorf("store: hash password: %w", err)
+		return PasswordChange{}, err
 	}
 	var pc PasswordChange
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
@@ -90,18 +85,16 @@ func (s *Store) SetPassword(ctx context.Context, email, password string, revokeK
 		if err != nil {
 			return fmt.Errorf("store: set password: %w", err)
 		}
-		revoke := []struct {
+		type revocation struct {
 			n     *int64
 			query string
-		}{
+		}
+		revoke := []revocation{
 			{&pc.Sessions, `DELETE FROM web_sessions WHERE user_id = ?`},
 			{&pc.Invitations, `DELETE FROM invitations WHERE user_id = ?`},
 		}
 		if revokeKeys {
-			revoke = append(revoke, struct {
-				n     *int64
-				query string
-			}{&pc.Keys, `DELETE FROM api_keys WHERE user_id = ?`})
+			revoke = append(revoke, revocation{&pc.Keys, `DELETE FROM api_keys WHERE user_id = ?`})
 		}
 		for _, r := range revoke {
 			res, err := tx.ExecContext(ctx, r.query, pc.User.ID)
@@ -159,7 +152,11 @@ func (s *Store) UserDeletionOf(ctx context.Context, email string) (UserDeletion,
 		return UserDeletion{}, fmt.Errorf("store: begin reading: %w", err)
 	}
 	defer tx.end(ctx, false)
-	return userDeletionOf(ctx, tx, email)
+	u, err := userWithEmail(ctx, tx, email)
+	if err != nil {
+		return UserDeletion{}, err
+	}
+	return userDeletionOf(ctx, tx, u)
 }
 
 // DeleteUser deletes the user with this email and, when they are the last
@@ -169,22 +166,18 @@ func (s *Store) UserDeletionOf(ctx context.Context, email string) (UserDeletion,
 func (s *Store) DeleteUser(ctx context.Context, email string) (UserDeletion, error) {
 	var d UserDeletion
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		var accountID int64
-		err := tx.QueryRowContext(ctx, `SELECT account_id FROM users WHERE email = ?`,
-			strings.ToLower(strings.TrimSpace(email))).Scan(&accountID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrUserNotFound
-		}
+		u, err := userWithEmail(ctx, tx, email)
 		if err != nil {
-			return fmt.Errorf("store: delete user: %w", err)
+			return err
 		}
 		// A write that changes nothing locks the account's row, so that two
 		// of its users deleted at once on PostgreSQL take turns, and the
-		// second sees it is the last and takes the account along.
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET card_seq = card_seq WHERE id = ?`, accountID); err != nil {
+		// second sees it is the last and takes the account along. A user
+		// deleted meanwhile deletes nothing below: ErrUserNotFound.
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET card_seq = card_seq WHERE id = ?`, u.AccountID); err != nil {
 			return fmt.Errorf("store: lock the account: %w", err)
 		}
-		if d, err = userDeletionOf(ctx, tx, email); err != nil {
+		if d, err = userDeletionOf(ctx, tx, u); err != nil {
 			return err
 		}
 		var res sql.Result
@@ -201,18 +194,24 @@ func (s *Store) DeleteUser(ctx context.Context, email string) (UserDeletion, err
 	return d, err
 }
 
-// userDeletionOf counts what deleting the user with this email takes.
-func userDeletionOf(ctx context.Context, tx *txn, email string) (UserDeletion, error) {
-	var d UserDeletion
+// userWithEmail finds the user with this email, in tx.
+func userWithEmail(ctx context.Context, tx *txn, email string) (User, error) {
+	var u User
 	err := scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
-		strings.ToLower(strings.TrimSpace(email))), &d.User)
+		strings.ToLower(strings.TrimSpace(email))), &u)
 	if errors.Is(err, sql.ErrNoRows) {
-		return UserDeletion{}, ErrUserNotFound
+		return User{}, ErrUserNotFound
 	}
 	if err != nil {
-		return UserDeletion{}, fmt.Errorf("store: find user: %w", err)
+		return User{}, fmt.Errorf("store: find user: %w", err)
 	}
-	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE account_id = ? AND id <> ?`,
+	return u, nil
+}
+
+// userDeletionOf counts what deleting user u takes.
+func userDeletionOf(ctx context.Context, tx *txn, u User) (UserDeletion, error) {
+	d := UserDeletion{User: u}
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE account_id = ? AND id <> ?`,
 		d.User.AccountID, d.User.ID).Scan(&d.OtherUsers)
 	if err != nil {
 		return UserDeletion{}, fmt.Errorf("store: count users: %w", err)
