@@ -13,7 +13,6 @@ import (
 
 	"kith/config"
 	"kith/server"
-	"kith/store"
 )
 
 func exportFlags(fs *flag.FlagSet) action {
@@ -30,15 +29,11 @@ func exportAccount(ctx context.Context, cfg *config.Config, email, out string, s
 	if strings.TrimSpace(email) == "" || out == "" {
 		return errors.New("export needs --email EMAIL and --out FILE")
 	}
-	st, _, err := openStore(ctx, cfg.DB)
+	st, u, err := openUser(ctx, cfg, email)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := userOf(ctx, st, email)
-	if err != nil {
-		return err
-	}
 	if out == "-" {
 		_, err := server.WriteExport(ctx, st, u.AccountID, u.ID, stdout, nil)
 		return err
@@ -68,13 +63,4 @@ func exportAccount(ctx context.Context, cfg *config.Config, email, out string, s
 	}
 	fmt.Fprintf(stdout, "account %d of %s exported to %s: %d persons, %d bytes\n", u.AccountID, u.Email, out, persons, fi.Size())
 	return nil
-}
-
-// userOf finds the user that --email names.
-func userOf(ctx context.Context, st *store.Store, email string) (store.User, error) {
-	u, err := st.UserByEmail(ctx, email)
-	if errors.Is(err, store.ErrUserNotFound) {
-		return u, fmt.Errorf("no user has the email %s", strings.ToLower(strings.TrimSpace(email)))
-	}
-	return u, err
 }

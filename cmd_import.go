@@ -42,15 +42,11 @@ func importAccount(ctx context.Context, cfg *config.Config, email, from string, 
 	if err != nil {
 		return err
 	}
-	st, _, err := openStore(ctx, cfg.DB)
+	st, u, err := openUser(ctx, cfg, email)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := userOf(ctx, st, email)
-	if err != nil {
-		return err
-	}
 	// The import is logged as the user's, as through the API.
 	n, err := server.ImportDocument(store.WithActor(ctx, u.ID), st, u.AccountID, u.ID, u.Timezone, doc)
 	var invalid *server.ValidationError

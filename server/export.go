@@ -315,31 +315,37 @@ func readHead(ctx context.Context, r *store.AccountReader, userID, now int64) (e
 	if err != nil {
 		return h, err
 	}
-	h.TaskCategories = make([]exportCategory, len(cats))
-	for i, c := range cats {
-		h.TaskCategories[i] = exportCategory{ID: c.ID, Name: c.Name, Color: c.Color, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
-	}
+	h.TaskCategories = rowsOf(cats, func(c store.TaskCategory) exportCategory {
+		return exportCategory{ID: c.ID, Name: c.Name, Color: c.Color, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	})
 	genders, err := r.Genders(ctx)
 	if err != nil {
 		return h, err
 	}
-	h.Genders = make([]exportGender, len(genders))
-	for i, g := range genders {
-		h.Genders[i] = exportGender{ID: g.ID, Name: g.Name, Position: g.Position, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
-	}
+	h.Genders = rowsOf(genders, func(g store.Gender) exportGender {
+		return exportGender{ID: g.ID, Name: g.Name, Position: g.Position, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+	})
 	journals, err := r.Journals(ctx)
 	if err != nil {
 		return h, err
 	}
-	h.Journals = make([]exportJournal, len(journals))
-	for i, j := range journals {
-		entries := make([]exportEntry, len(j.Entries))
-		for k, en := range j.Entries {
-			entries[k] = exportEntry{Year: en.Year, Month: en.Month, Day: en.Day, CreatedAt: en.CreatedAt, UpdatedAt: en.UpdatedAt}
-		}
-		h.Journals[i] = exportJournal{Name: j.Name, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, Entries: entries}
-	}
+	h.Journals = rowsOf(journals, func(j store.JournalRecord) exportJournal {
+		return exportJournal{Name: j.Name, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
+			Entries: rowsOf(j.Entries, func(en store.Entry) exportEntry {
+				return exportEntry{Year: en.Year, Month: en.Month, Day: en.Day, CreatedAt: en.CreatedAt, UpdatedAt: en.UpdatedAt}
+			})}
+	})
 	return h, nil
+}
+
+// rowsOf is each row of rows as the export writes it. It is never nil, so
+// that no rows are written as [], not null.
+func rowsOf[T, U any](rows []T, export func(T) U) []U {
+	out := make([]U, len(rows))
+	for i, row := range rows {
+		out[i] = export(row)
+	}
+	return out
 }
 
 func exportPersonOf(p *store.PersonRecord) exportPerson {
@@ -352,14 +358,6 @@ func exportPersonOf(p *store.PersonRecord) exportPerson {
 		MaidenName: p.MaidenName, Prefix: p.Prefix, Suffix: p.Suffix, HowWeMet: p.HowWeMet,
 		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
 		Age: exportAgeOf(p.Age), PhysicalAppearance: look, VCardExtra: p.VCardExtra, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
-		ContactDetails: make([]exportContactDetail, len(p.ContactDetails)),
-		ImportantDates: make([]exportImportantDate, len(p.ImportantDates)),
-		Notes:          make([]exportNote, len(p.Notes)),
-		Gifts:          make([]exportGift, len(p.Gifts)),
-		LifeEvents:     make([]exportLifeEvent, len(p.LifeEvents)),
-		WorkHistory:    make([]exportWorkEntry, len(p.WorkHistory)),
-		Tasks:          make([]exportTask, len(p.Tasks)),
-		Interactions:   make([]exportInteraction, len(p.Interactions)),
 	}
 	if p.Gender != nil {
 		out.GenderID = &p.Gender.ID
@@ -367,42 +365,43 @@ func exportPersonOf(p *store.PersonRecord) exportPerson {
 	if c := p.StayInTouch; c != nil {
 		out.StayInTouch = &exportCadence{EveryDays: c.EveryDays, SinceOn: c.SinceOn, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 	}
-	for i, d := range p.ContactDetails {
-		out.ContactDetails[i] = exportContactDetail{Kind: d.Kind, Label: d.Label, Position: d.Position, Value: d.Value,
+	out.ContactDetails = rowsOf(p.ContactDetails, func(d store.ContactDetail) exportContactDetail {
+		return exportContactDetail{Kind: d.Kind, Label: d.Label, Position: d.Position, Value: d.Value,
 			Network: d.Network, Street: d.Street, City: d.City, PostalCode: d.PostalCode, Region: d.Region, Country: d.Country,
 			CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
-	}
-	for i, d := range p.ImportantDates {
-		out.ImportantDates[i] = exportImportantDate{Label: d.Label, Year: d.Year, Month: d.Month, Day: d.Day,
+	})
+	out.ImportantDates = rowsOf(p.ImportantDates, func(d store.ImportantDate) exportImportantDate {
+		return exportImportantDate{Label: d.Label, Year: d.Year, Month: d.Month, Day: d.Day,
 			RemindYearly: d.RemindYearly, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
-	}
-	for i, n := range p.Notes {
-		out.Notes[i] = exportNote{Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
-	}
-	for i, g := range p.Gifts {
-		out.Gifts[i] = exportGift{Name: g.Name, Occasion: g.Occasion, URL: g.URL, Status: g.Status, Date: g.GiftedAt,
+	})
+	out.Notes = rowsOf(p.Notes, func(n store.Note) exportNote {
+		return exportNote{Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
+	})
+	out.Gifts = rowsOf(p.Gifts, func(g store.Gift) exportGift {
+		return exportGift{Name: g.Name, Occasion: g.Occasion, URL: g.URL, Status: g.Status, Date: g.GiftedAt,
 			CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
-	}
-	for i, ev := range p.LifeEvents {
-		out.LifeEvents[i] = exportLifeEvent{Description: ev.Description, Comment: ev.Comment, Icon: ev.Icon, BgColor: ev.BgColor,
+	})
+	out.LifeEvents = rowsOf(p.LifeEvents, func(ev store.LifeEvent) exportLifeEvent {
+		return exportLifeEvent{Description: ev.Description, Comment: ev.Comment, Icon: ev.Icon, BgColor: ev.BgColor,
 			TextColor: ev.TextColor, HappenedAt: ev.HappenedAt, ShouldBeReminded: ev.ShouldBeReminded,
 			CreatedAt: ev.CreatedAt, UpdatedAt: ev.UpdatedAt}
-	}
-	for i, w := range p.WorkHistory {
-		out.WorkHistory[i] = exportWorkEntry{JobTitle: w.JobTitle, CompanyName: w.CompanyName, EstimatedSalary: w.EstimatedSalary,
+	})
+	out.WorkHistory = rowsOf(p.WorkHistory, func(w store.WorkEntry) exportWorkEntry {
+		return exportWorkEntry{JobTitle: w.JobTitle, CompanyName: w.CompanyName, EstimatedSalary: w.EstimatedSalary,
 			Duration: w.Duration, Active: w.Active, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
-	}
-	for i, t := range p.Tasks {
-		out.Tasks[i] = exportTask{Name: t.Name, IsCompleted: t.IsCompleted, DueAt: t.DueAt, CompletedAt: t.CompletedAt,
+	})
+	out.Tasks = rowsOf(p.Tasks, func(t store.Task) exportTask {
+		et := exportTask{Name: t.Name, IsCompleted: t.IsCompleted, DueAt: t.DueAt, CompletedAt: t.CompletedAt,
 			CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 		if t.Category != nil {
-			out.Tasks[i].TaskCategoryID = &t.Category.ID
+			et.TaskCategoryID = &t.Category.ID
 		}
-	}
-	for i, in := range p.Interactions {
-		out.Interactions[i] = exportInteraction{HappenedOn: in.HappenedOn, Kind: in.Kind, Note: in.Note,
+		return et
+	})
+	out.Interactions = rowsOf(p.Interactions, func(in store.Interaction) exportInteraction {
+		return exportInteraction{HappenedOn: in.HappenedOn, Kind: in.Kind, Note: in.Note,
 			CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
-	}
+	})
 	return out
 }
 

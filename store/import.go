@@ -224,51 +224,53 @@ func (nm *named) take(name string) int64 {
 }
 
 func (im *importer) categoriesOf(ctx context.Context, cats []TaskCategory) (map[int64]int64, error) {
-	have, err := im.namedRows(ctx, `SELECT id, name FROM task_categories WHERE account_id = ? ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	ids := make(map[int64]int64, len(cats))
-	for _, c := range cats {
-		id := have.take(c.Name)
-		if id != 0 {
-			err = im.exec(ctx, `UPDATE task_categories SET color = ?, created_at = ?, updated_at = ? WHERE id = ?`,
-				c.Color, c.CreatedAt, c.UpdatedAt, id)
-			im.n.Merged++
-		} else {
-			id, err = im.insert(ctx, `INSERT INTO task_categories (account_id, name, color, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?) RETURNING id`, im.accountID, c.Name, c.Color, c.CreatedAt, c.UpdatedAt)
-			im.n.TaskCategories++
-		}
-		if err != nil {
-			return nil, err
-		}
-		ids[c.ID] = id
-	}
-	return ids, nil
+	return mergeByName(ctx, im, "task_categories", "color", cats, &im.n.TaskCategories, func(c TaskCategory) namedRow {
+		return namedRow{ID: c.ID, Name: c.Name, Value: c.Color, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	})
 }
 
 func (im *importer) gendersOf(ctx context.Context, genders []Gender) (map[int64]int64, error) {
-	have, err := im.namedRows(ctx, `SELECT id, name FROM genders WHERE account_id = ? ORDER BY id`)
+	return mergeByName(ctx, im, "genders", "position", genders, &im.n.Genders, func(g Gender) namedRow {
+		return namedRow{ID: g.ID, Name: g.Name, Value: g.Position, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+	})
+}
+
+// namedRow is what mergeByName writes of a task category or a gender:
+// Value is its one column besides the name and the times.
+type namedRow struct {
+	ID        int64 // the document's id, which its persons and tasks refer to
+	Name      string
+	Value     any
+	CreatedAt int64
+	UpdatedAt *int64
+}
+
+// mergeByName writes each row into the account's row of table that has its
+// name and is not yet taken (counted as merged), or as a new row (counted
+// in added). column is the table's column for namedRow.Value. It returns
+// the account's id for each id of the document.
+func mergeByName[T any](ctx context.Context, im *importer, table, column string, rows []T, added *int, rowOf func(T) namedRow) (map[int64]int64, error) {
+	have, err := im.namedRows(ctx, `SELECT id, name FROM `+table+` WHERE account_id = ? ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
-	ids := make(map[int64]int64, len(genders))
-	for _, g := range genders {
-		id := have.take(g.Name)
+	ids := make(map[int64]int64, len(rows))
+	for _, row := range rows {
+		r := rowOf(row)
+		id := have.take(r.Name)
 		if id != 0 {
-			err = im.exec(ctx, `UPDATE genders SET position = ?, created_at = ?, updated_at = ? WHERE id = ?`,
-				g.Position, g.CreatedAt, g.UpdatedAt, id)
+			err = im.exec(ctx, `UPDATE `+table+` SET `+column+` = ?, created_at = ?, updated_at = ? WHERE id = ?`,
+				r.Value, r.CreatedAt, r.UpdatedAt, id)
 			im.n.Merged++
 		} else {
-			id, err = im.insert(ctx, `INSERT INTO genders (account_id, name, position, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?) RETURNING id`, im.accountID, g.Name, g.Position, g.CreatedAt, g.UpdatedAt)
-			im.n.Genders++
+			id, err = im.insert(ctx, `INSERT INTO `+table+` (account_id, name, `+column+`, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?) RETURNING id`, im.accountID, r.Name, r.Value, r.CreatedAt, r.UpdatedAt)
+			(*added)++
 		}
 		if err != nil {
 			return nil, err
 		}
-		ids[g.ID] = id
+		ids[r.ID] = id
 	}
 	return ids, nil
 }
