@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"kith/store"
 )
 
 // TestEmailChangeWithoutSMTP goes through §6 against the real binary's
@@ -55,8 +57,15 @@ func TestEmailChangeWithoutSMTP(t *testing.T) {
 		!strings.Contains(stdout.String(), "email: newer@example.com\nverified\n") {
 		t.Fatalf("user verify beside the server: %d %q %q", code, stdout.String(), stderr.String())
 	}
-	if code, body := get(t, base+"/api/me", key); code != 200 {
-		t.Fatalf("after user verify: %d %s", code, body)
+	// The server reads the key's user again within store.KeyCacheTTL.
+	for deadline := time.Now().Add(store.KeyCacheTTL + time.Second); ; time.Sleep(50 * time.Millisecond) {
+		code, body := get(t, base+"/api/me", key)
+		if code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v after user verify: %d %s", store.KeyCacheTTL+time.Second, code, body)
+		}
 	}
 }
 

@@ -117,6 +117,35 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	})
 }
 
+// TestKeyRevokedOnOneServer: a key that logs out through one server is
+// refused by the other within store.KeyCacheTTL, which is how long a
+// server keeps a key's authentication; through the server that revoked it,
+// at once.
+func TestKeyRevokedOnOneServer(t *testing.T) {
+	a := newEnv(t)
+	b := a.twin()
+	u, _ := a.user("ada@example.com")
+	_, token, err := a.st.CreateAPIKey(context.Background(), u.ID, "phone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []*env{a, b} {
+		if r := e.do(req{method: "GET", path: "/api/me", key: token}); r.code != 200 {
+			t.Fatalf("before: %d %s", r.code, r.body)
+		}
+	}
+	if r := a.do(req{method: "DELETE", path: "/api/logout", key: token}); r.code != 200 {
+		t.Fatalf("logout: %d %s", r.code, r.body)
+	}
+	if r := a.do(req{method: "GET", path: "/api/me", key: token}); r.code != 401 {
+		t.Errorf("on the server that revoked it: %d", r.code)
+	}
+	a.clock.Advance(store.KeyCacheTTL)
+	if r := b.do(req{method: "GET", path: "/api/me", key: token}); r.code != 401 {
+		t.Errorf("on the other, %v later: %d", store.KeyCacheTTL, r.code)
+	}
+}
+
 // TestSharedLimitFailsOpen: when the shared count cannot be written (a
 // read-only database, here its table gone), requests with a key and
 // without one are still answered, uncounted, and the failure is logged.

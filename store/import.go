@@ -48,7 +48,7 @@ type ImportCounts struct {
 // the import's colour, position and times, so that none is doubled.
 func (s *Store) ImportAccount(ctx context.Context, accountID, userID int64, in AccountImport) (ImportCounts, error) {
 	var n ImportCounts
-	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err := s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		n = ImportCounts{}
 		// The account's card counter first, which every write of a person
 		// takes (migration 0020): a second import waits here, then sees

@@ -156,7 +156,7 @@ func (s *Store) AcceptInvitation(ctx context.Context, secret, password string) (
 		return User{}, err
 	}
 	var u User
-	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err = s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		// The read above was outside this transaction: the link may have
 		// been spent or replaced since, and only this DELETE decides.
 		now := s.now()

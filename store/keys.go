@@ -130,7 +130,7 @@ func (s *Store) APIKey(ctx context.Context, userID, id int64) (APIKey, error) {
 
 // DeleteAPIKey revokes one of the user's keys.
 func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
-	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	return s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ?`, id, userID)
 		if err != nil {
 			return fmt.Errorf("store: delete api key: %w", err)
@@ -143,18 +143,42 @@ func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
 }
 
 // Authenticate returns the session of a token "<id>|<secret>": one lookup
-// by primary key, then a constant-time comparison of the secret's hash.
+// by primary key, then a constant-time comparison of the secret's hash;
+// or, for a key authenticated by the same secret less than KeyCacheTTL ago, the
+// session then found.
 func (s *Store) Authenticate(ctx context.Context, token string) (Session, error) {
-	id, secret, ok := parseToken(token)
-	if !ok {
-		return Session{}, ErrUnauthenticated
-	}
+	return s.authenticate(token, func(id int64, secret string) (Session, error) {
+		return s.lookupKey(ctx, id, secret)
+	})
+}
+
+// lookupKey reads key id and its user, and checks secret against it.
+func (s *Store) lookupKey(ctx context.Context, id int64, secret string) (Session, error) {
 	var sess Session
 	var hash []byte
 	var verifiedAt *int64
 	err := s.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.id = ?`, id).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &sess.Email)
 	return checkSession(err, id, sess, hash, secret, verifiedAt)
+}
+
+// authenticate answers from the key cache, or else from lookup, whose
+// session the cache then keeps.
+func (s *Store) authenticate(token string, lookup func(id int64, secret string) (Session, error)) (Session, error) {
+	id, secret, ok := parseToken(token)
+	if !ok {
+		return Session{}, ErrUnauthenticated
+	}
+	hash := sha256.Sum256([]byte(secret))
+	sess, gen, hit := s.keys.get(id, hash, s.Now())
+	if hit {
+		return sess, nil
+	}
+	sess, err := lookup(id, secret)
+	if err == nil {
+		s.keys.put(gen, id, hash, sess, s.Now())
+	}
+	return sess, err
 }
 
 const sessionColumns = `k.last_used_at, k.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at, u.email`
@@ -192,8 +216,8 @@ func (s *Store) NeedsTouch(sess Session) bool {
 // TouchAPIKey records that the key was used now. The WHERE clause keeps
 // concurrent requests of one key to one write a minute.
 func (s *Store) TouchAPIKey(ctx context.Context, keyID int64) error {
-	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		now := s.now()
+	now := s.now()
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		_, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ?
 			WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`, now, keyID, now-touchInterval)
 		if err != nil {
@@ -201,4 +225,8 @@ func (s *Store) TouchAPIKey(ctx context.Context, keyID int64) error {
 		}
 		return nil
 	})
+	if err == nil {
+		s.keys.touched(keyID, now)
+	}
+	return err
 }

@@ -81,15 +81,23 @@ func (s *Store) bucket(ctx context.Context, now int64, perMinute int, millis int
 // request with a key pays nothing for a shared limit but the statement's
 // work. taken is false when no token was asked for (an invalid key).
 func (s *Store) AuthenticateTaking(ctx context.Context, token string, perMinute int) (sess Session, b Bucket, taken bool, err error) {
-	pg, ok := s.eng.(postgresEngine)
-	if !ok {
-		if sess, err = s.Authenticate(ctx, token); err != nil {
-			return Session{}, Bucket{}, false, err
+	sess, err = s.authenticate(token, func(id int64, secret string) (Session, error) {
+		pg, ok := s.eng.(postgresEngine)
+		if !ok {
+			return s.lookupKey(ctx, id, secret)
 		}
-		b, err = s.TakeToken(ctx, "user:"+strconv.FormatInt(sess.UserID, 10), perMinute)
-		return sess, b, err == nil, err
+		var sess Session
+		var err error
+		sess, b, taken, err = pg.authenticateTaking(ctx, s, id, secret, perMinute)
+		return sess, err
+	})
+	if err != nil || taken {
+		return sess, b, taken, err
 	}
-	return pg.authenticateTaking(ctx, s, token, perMinute)
+	// From the key cache, or SQLite's lookup: the token is a statement of
+	// its own.
+	b, err = s.TakeToken(ctx, "user:"+strconv.FormatInt(sess.UserID, 10), perMinute)
+	return sess, b, err == nil, err
 }
 
 // Failures is what a key's failures are now.

@@ -80,7 +80,7 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 	p := newPool(db)
 	p.bind = &binder{}
 	p.snapshot = sql.LevelRepeatableRead
-	s := &Store{w: p, r: p, eng: postgresEngine{}, Now: time.Now, PasswordCost: bcrypt.DefaultCost}
+	s := &Store{w: p, r: p, eng: postgresEngine{}, Now: time.Now, PasswordCost: bcrypt.DefaultCost, keys: newKeyCache()}
 	s.writes = &pgWriter{s: s}
 	return s, nil
 }
@@ -293,11 +293,7 @@ func (postgresEngine) lockMigrations(ctx context.Context, tx *txn) error {
 // and a token of its user's bucket taken only when the secret's hash is
 // the key's (a wrong secret spends nobody's tokens). The hash is compared
 // again, in constant time, by checkSession.
-func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, token string, perMinute int) (Session, Bucket, bool, error) {
-	id, secret, ok := parseToken(token)
-	if !ok {
-		return Session{}, Bucket{}, false, ErrUnauthenticated
-	}
+func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, id int64, secret string, perMinute int) (Session, Bucket, bool, error) {
 	now := s.Now().UnixMilli()
 	var sess Session
 	var hash []byte

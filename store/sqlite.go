@@ -60,7 +60,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	s := &Store{w: newPool(w), r: newPool(r), eng: sqliteEngine{}, Now: time.Now, PasswordCost: bcrypt.DefaultCost}
+	s := &Store{w: newPool(w), r: newPool(r), eng: sqliteEngine{}, Now: time.Now, PasswordCost: bcrypt.DefaultCost, keys: newKeyCache()}
 	s.writes = newWriter(s)
 	return s, nil
 }

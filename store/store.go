@@ -70,6 +70,7 @@ type Store struct {
 	limitsPruned atomic.Int64 // when this server last pruned the rate limits, Unix ms
 	writes       writes
 	wstats       writeStats // for PoolStats
+	keys         *keyCache  // recent authentications (Authenticate)
 }
 
 // writes runs write transactions: SQLite's group-committing writer, or a
@@ -177,6 +178,14 @@ func (s *Store) now() int64 { return s.Now().Unix() }
 // writer) and an interrupted statement would roll back them all.
 func (s *Store) withTx(ctx context.Context, fn func(ctx context.Context, tx *txn) error) error {
 	return s.writes.do(ctx, fn)
+}
+
+// withSessionTx is withTx for a write that changes what a Session holds:
+// a key, or its user's email, verification, time zone or account. Once
+// it has committed (or failed), the key cache forgets every session.
+func (s *Store) withSessionTx(ctx context.Context, fn func(ctx context.Context, tx *txn) error) error {
+	defer s.keys.forget()
+	return s.withTx(ctx, fn)
 }
 
 // scanner is what *sql.Row and *sql.Rows have in common.

@@ -219,7 +219,7 @@ func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u U
 	if !ValidEmail(email) {
 		return User{}, "", ErrInvalidEmail
 	}
-	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err = s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&old)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -254,7 +254,7 @@ func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) (u U
 // SetTimezone sets the user's IANA time zone and returns the user.
 func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err := s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		err := scanUser(tx.QueryRowContext(ctx, `
 			UPDATE users SET timezone = ?, updated_at = ? WHERE id = ?
 			RETURNING `+userColumns,

@@ -73,7 +73,7 @@ func (s *Store) SetPassword(ctx context.Context, email, password string, revokeK
 		return PasswordChange{}, err
 	}
 	var pc PasswordChange
-	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err = s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		pc = PasswordChange{}
 		err := scanUser(tx.QueryRowContext(ctx, `
 			UPDATE users SET password_hash = ?, updated_at = ? WHERE email = ?
@@ -165,7 +165,7 @@ func (s *Store) UserDeletionOf(ctx context.Context, email string) (UserDeletion,
 // does the deleting, so that no table of the account can be forgotten.
 func (s *Store) DeleteUser(ctx context.Context, email string) (UserDeletion, error) {
 	var d UserDeletion
-	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err := s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		u, err := userWithEmail(ctx, tx, email)
 		if err != nil {
 			return err

@@ -68,7 +68,7 @@ func (s *Store) VerifyEmail(ctx context.Context, secret string) (User, error) {
 	}
 	var u User
 	valid := false
-	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err := s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		var userID int64
 		err := tx.QueryRowContext(ctx, `
 			DELETE FROM email_verifications
@@ -98,7 +98,7 @@ func (s *Store) VerifyEmail(ctx context.Context, secret string) (User, error) {
 // A user already verified stays as they were.
 func (s *Store) MarkVerified(ctx context.Context, email string) (User, error) {
 	var u User
-	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+	err := s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		var err error
 		u, err = s.markVerified(ctx, tx, `email = ?`, strings.ToLower(strings.TrimSpace(email)))
 		return err
