@@ -86,15 +86,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	cfg, log := (*config.Config)(nil), zerolog.Nop()
+	var logs *logBuffer
 	if !cmd.noConfig {
 		var err error
 		if cfg, err = config.Load(*configPath, overrides(fs)); err != nil {
 			fmt.Fprintln(stderr, "kith:", err)
 			return 1
 		}
-		log = newLogger(cfg, stderr)
+		log, logs = newLogger(cfg, stderr)
 	}
-	if err := act(ctx, cfg, log, stdout); err != nil {
+	err := act(ctx, cfg, log, stdout)
+	if logs != nil {
+		logs.Close() // its lines before the error's
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "kith:", err)
 		return 1
 	}
