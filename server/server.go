@@ -82,12 +82,14 @@ type Server struct {
 	log       zerolog.Logger
 	baseURL   string
 	proxies   []*net.IPNet
-	pages     *web.Pages
 	metrics   *serverMetrics
 }
 
-// parsedPages are the web app's templates, parsed once per process: they
-// are embedded, so a failure is a bug that every test shows.
+// parsedPages are the web app's templates, parsed once per process when
+// the first page is asked for: parsing them at start took a sixth of the
+// page faults before the first answer, which a server used through its API
+// alone never needs. They are embedded, so a failure is a bug that every
+// web test shows (and TestPagesParse by name).
 var parsedPages = sync.OnceValues(web.Parse)
 
 // New builds the server and its routes.
@@ -109,11 +111,6 @@ func New(o Options) *Server {
 		baseURL:   o.BaseURL,
 		metrics:   newServerMetrics(o.Store),
 	}
-	pages, err := parsedPages()
-	if err != nil {
-		panic(err)
-	}
-	s.pages = pages
 	if s.accounts == nil {
 		s.accounts = rate.NewBackoff(accountFree, accountBase, accountCeiling, accountForget)
 	}

@@ -96,13 +96,17 @@ func (s *Server) render(c echo.Context, status int, name string, pg web.Page) er
 	// Into a buffer first: a template that fails must leave the response
 	// uncommitted, so that the error handler answers (and logs) a 500
 	// rather than an empty page with this status.
+	pages, err := parsedPages()
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
-	if err := s.pages.Render(&buf, name, pg); err != nil {
+	if err := pages.Render(&buf, name, pg); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
-	_, err := buf.WriteTo(c.Response())
+	_, err = buf.WriteTo(c.Response())
 	return err
 }
 
