@@ -222,3 +222,28 @@ func TestDeletingACategoryKeepsItsTasks(t *testing.T) {
 		t.Errorf("a deleted category for a new task: %d, want 422", r.code)
 	}
 }
+
+// TestJSONAnswersHaveTheirLength: an answer is encoded whole before it is
+// sent, with its Content-Length, however long it is (a list of 40 tasks is
+// past net/http's 2 KiB buffer, which used to send it chunked); HEAD says
+// the same length.
+func TestJSONAnswersHaveTheirLength(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	pid := e.person(key, "first_name=Jim&last_name=Halpert")
+	for i := range 40 {
+		e.task(key, pid, fmt.Sprintf("name=Call+back+about+the+birthday+present+%d", i))
+	}
+	list := e.do(req{method: "GET", path: "/api/persons/" + pid + "/tasks", key: key})
+	if list.code != 200 || len(list.body) < 4096 || list.header.Get("Content-Length") != fmt.Sprint(len(list.body)) {
+		t.Errorf("list: %d, %d bytes, Content-Length %q", list.code, len(list.body), list.header.Get("Content-Length"))
+	}
+	head := e.do(req{method: "HEAD", path: "/api/persons/" + pid + "/tasks", key: key})
+	if head.code != 200 || head.body != "" || head.header.Get("Content-Length") != fmt.Sprint(len(list.body)) {
+		t.Errorf("HEAD: %d %q, Content-Length %q", head.code, head.body, head.header.Get("Content-Length"))
+	}
+	missing := e.do(req{method: "GET", path: "/api/persons/999/tasks", key: key})
+	if missing.code != 404 || missing.header.Get("Content-Length") != fmt.Sprint(len(missing.body)) {
+		t.Errorf("an error: %d, Content-Length %q for %d bytes", missing.code, missing.header.Get("Content-Length"), len(missing.body))
+	}
+}
