@@ -70,9 +70,14 @@ type taskRow struct {
 	completed                   sql.NullBool
 }
 
-func (r *taskRow) scan(sc scanner) error {
-	return sc.Scan(&r.personID, &r.personName, &r.id, &r.name, &r.completed, &r.due, &r.completedAt,
-		&r.created, &r.updated, &r.catID, &r.catName, &r.catColor)
+func (r *taskRow) scan(sc scanner) error { return sc.Scan(r.dest()...) }
+
+// dest is where Scan writes the row's columns. A list makes it once: a
+// fresh []any per row, with the row it points into, was two allocations a
+// row that escaped to the heap.
+func (r *taskRow) dest() []any {
+	return []any{&r.personID, &r.personName, &r.id, &r.name, &r.completed, &r.due, &r.completedAt,
+		&r.created, &r.updated, &r.catID, &r.catName, &r.catColor}
 }
 
 // task is the row's task; ok is false for a person without tasks.
@@ -82,11 +87,14 @@ func (r *taskRow) task() (t Task, ok bool) {
 	}
 	t = Task{ID: r.id.Int64, PersonID: r.personID, PersonName: r.personName, Name: r.name.String,
 		IsCompleted: r.completed.Bool, CreatedAt: r.created.Int64, UpdatedAt: r.updated.Int64}
+	// Copies: a list scans every row into the same taskRow.
 	if r.due.Valid {
-		t.DueAt = &r.due.Int64
+		due := r.due.Int64
+		t.DueAt = &due
 	}
 	if r.completedAt.Valid {
-		t.CompletedAt = &r.completedAt.Int64
+		at := r.completedAt.Int64
+		t.CompletedAt = &at
 	}
 	if r.catID.Valid {
 		t.Category = &CategoryRef{ID: r.catID.Int64, Name: r.catName.String, Color: r.catColor.String}
@@ -105,9 +113,10 @@ func (s *Store) Tasks(ctx context.Context, accountID, personID int64) ([]Task, e
 	defer rows.Close()
 	tasks := []Task{}
 	found := false
+	var r taskRow
+	dest := r.dest()
 	for rows.Next() {
-		var r taskRow
-		if err := r.scan(rows); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("store: scan task: %w", err)
 		}
 		found = true

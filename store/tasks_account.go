@@ -74,10 +74,11 @@ func (s *Store) AccountTasks(ctx context.Context, accountID int64, f TaskFilter,
 		return nil, 0, fmt.Errorf("store: count tasks: %w", err)
 	}
 	tasks := []Task{}
+	var r taskRow
+	dest := r.dest()
 	err = eachRow(ctx, tx, accountTaskQuery+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 		append(args, limit, offset), func(sc scanner) error {
-			var r taskRow
-			if err := r.scan(sc); err != nil {
+			if err := sc.Scan(dest...); err != nil {
 				return err
 			}
 			if t, ok := r.task(); ok {

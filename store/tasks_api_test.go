@@ -402,3 +402,43 @@ func TestDeleteTask(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskListsKeepEachRowsTimes: every task of a list keeps its own due
+// date and completion time; the rows of a list are scanned one after
+// another into the same place, and a task must not point into it.
+func TestTaskListsKeepEachRowsTimes(t *testing.T) {
+	s := newStore(t)
+	me := newUser(t, s)
+	p := newPerson(t, s, me.AccountID, "Jim")
+	want := map[int64][2]any{}
+	for i := range int64(3) {
+		due := t0.Unix() + 86400*(i+1)
+		tk, err := s.CreateTask(t.Context(), me.AccountID, p.ID, store.TaskInput{Name: "call", DueAt: &due})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ToggleTask(t.Context(), me.AccountID, tk.ID); err != nil {
+			t.Fatal(err)
+		}
+		want[tk.ID] = [2]any{due, nowUnix(s)}
+		advance(s, time.Minute)
+	}
+	byPerson, err := s.Tasks(t.Context(), me.AccountID, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inAccount, _, err := s.AccountTasks(t.Context(), me.AccountID, store.TaskFilter{}, 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, list := range map[string][]store.Task{"Tasks": byPerson, "AccountTasks": inAccount} {
+		if len(list) != len(want) {
+			t.Fatalf("%s: %d tasks, want %d", name, len(list), len(want))
+		}
+		for _, tk := range list {
+			if got := [2]any{deref(tk.DueAt), deref(tk.CompletedAt)}; got != want[tk.ID] {
+				t.Errorf("%s: task %d due and completed at %v, want %v", name, tk.ID, got, want[tk.ID])
+			}
+		}
+	}
+}
