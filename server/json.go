@@ -49,6 +49,24 @@ func (jsonSerializer) Serialize(c echo.Context, v any, indent string) error {
 	return err
 }
 
+// jsonBytes are buffers for writeJSON, as jsonBuffers are for Serialize.
+var jsonBytes = sync.Pool{New: func() any { return new([]byte) }}
+
+// writeJSON answers with the JSON that appendJSON appends, as Serialize
+// sends c.JSON's: whole, with its Content-Length.
+func writeJSON(c echo.Context, status int, appendJSON func([]byte) []byte) error {
+	p := jsonBytes.Get().(*[]byte)
+	b := appendJSON((*p)[:0])
+	defer func() {
+		if cap(b) <= maxPooledJSON {
+			*p = b
+			jsonBytes.Put(p)
+		}
+	}()
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
+	return c.Blob(status, echo.MIMEApplicationJSON, b)
+}
+
 // Deserialize is unused: parameters are read by readParams.
 func (jsonSerializer) Deserialize(c echo.Context, v any) error {
 	return json.NewDecoder(c.Request().Body).Decode(v)

@@ -44,7 +44,7 @@ func taskOut(t *store.Task) taskJSON {
 }
 
 func taskResponse(c echo.Context, status int, t store.Task) error {
-	return c.JSON(status, dataBody[taskJSON]{taskOut(&t)})
+	return writeTask(c, status, taskOut(&t))
 }
 
 // taskInput reads the fields of a task; due_at takes a Unix time, a date
@@ -82,7 +82,7 @@ func (s *Server) handleTaskList(c echo.Context) error {
 	for i := range tasks {
 		out[i] = taskOut(&tasks[i])
 	}
-	return c.JSON(http.StatusOK, dataBody[[]taskJSON]{out})
+	return writeTasks(c, http.StatusOK, out)
 }
 
 func (s *Server) handleTaskShow(c echo.Context) error {
