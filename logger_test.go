@@ -1,33 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"kith/config"
 )
-
-// lockedBuffer is a bytes.Buffer that a flush from the logBuffer's timer
-// and the test may use at once.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // eventually waits up to a second for cond.
 func eventually(cond func() bool) bool {
@@ -46,7 +25,7 @@ func eventually(cond func() bool) bool {
 func TestLogBuffer(t *testing.T) {
 	for _, format := range []string{"json", "console"} {
 		t.Run(format, func(t *testing.T) {
-			out := &lockedBuffer{}
+			out := &buffer{} // main_test.go: the timer's flush and the test read it at once
 			log, buf := newLogger(&config.Config{LogLevel: "info", LogFormat: format}, out)
 
 			start := time.Now()
