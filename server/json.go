@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"sync"
@@ -19,52 +18,61 @@ import (
 // one that failed to encode had already sent part of itself.
 type jsonSerializer struct{}
 
-// jsonBuffers are encoding buffers for reuse; one that grew past
-// maxPooledJSON (a person's tasks are not paginated) is left to the GC.
-var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+func (jsonSerializer) Serialize(c echo.Context, v any, indent string) error {
+	return sendJSON(c, func(w *jsonBuffer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if indent != "" {
+			enc.SetIndent("", indent)
+		}
+		return enc.Encode(v)
+	})
+}
+
+// writeJSON answers status with the JSON that appendJSON appends, as
+// c.JSON answers through Serialize.
+func writeJSON(c echo.Context, status int, appendJSON func([]byte) []byte) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	c.Response().Status = status // written with the body, as c.JSON does
+	return sendJSON(c, func(w *jsonBuffer) error {
+		w.b = appendJSON(w.b)
+		return nil
+	})
+}
+
+// jsonBuffer is an encoding buffer, kept in jsonBuffers for reuse; one
+// that grew past maxPooledJSON (a person's tasks are not paginated) is
+// left to the GC.
+type jsonBuffer struct{ b []byte }
+
+func (w *jsonBuffer) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+var jsonBuffers = sync.Pool{New: func() any { return new(jsonBuffer) }}
 
 const maxPooledJSON = 64 << 10
 
-func (jsonSerializer) Serialize(c echo.Context, v any, indent string) error {
-	buf := jsonBuffers.Get().(*bytes.Buffer)
+// sendJSON sends what fill writes into a pooled buffer as the answer's
+// body, whole, with its Content-Length.
+func sendJSON(c echo.Context, fill func(*jsonBuffer) error) error {
+	w := jsonBuffers.Get().(*jsonBuffer)
+	w.b = w.b[:0]
 	defer func() {
-		if buf.Cap() <= maxPooledJSON {
-			buf.Reset()
-			jsonBuffers.Put(buf)
+		if cap(w.b) <= maxPooledJSON {
+			jsonBuffers.Put(w)
 		}
 	}()
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if indent != "" {
-		enc.SetIndent("", indent)
-	}
-	if err := enc.Encode(v); err != nil {
+	if err := fill(w); err != nil {
 		return err
 	}
 	res := c.Response()
 	if !res.Committed {
-		res.Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
+		res.Header().Set(echo.HeaderContentLength, strconv.Itoa(len(w.b)))
 	}
-	_, err := res.Write(buf.Bytes())
+	_, err := res.Write(w.b)
 	return err
-}
-
-// jsonBytes are buffers for writeJSON, as jsonBuffers are for Serialize.
-var jsonBytes = sync.Pool{New: func() any { return new([]byte) }}
-
-// writeJSON answers with the JSON that appendJSON appends, as Serialize
-// sends c.JSON's: whole, with its Content-Length.
-func writeJSON(c echo.Context, status int, appendJSON func([]byte) []byte) error {
-	p := jsonBytes.Get().(*[]byte)
-	b := appendJSON((*p)[:0])
-	defer func() {
-		if cap(b) <= maxPooledJSON {
-			*p = b
-			jsonBytes.Put(p)
-		}
-	}()
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
-	return c.Blob(status, echo.MIMEApplicationJSON, b)
 }
 
 // Deserialize is unused: parameters are read by readParams.
