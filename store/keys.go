@@ -147,24 +147,25 @@ func (s *Store) DeleteAPIKey(ctx context.Context, userID, id int64) error {
 // or, for a key authenticated by the same secret less than KeyCacheTTL ago, the
 // session then found.
 func (s *Store) Authenticate(ctx context.Context, token string) (Session, error) {
-	return s.authenticate(token, func(id int64, secret string) (Session, error) {
-		return s.lookupKey(ctx, id, secret)
+	return s.authenticate(token, func(id int64, want []byte) (Session, error) {
+		return s.lookupKey(ctx, id, want)
 	})
 }
 
-// lookupKey reads key id and its user, and checks secret against it.
-func (s *Store) lookupKey(ctx context.Context, id int64, secret string) (Session, error) {
+// lookupKey reads key id and its user, and checks that the key's secret
+// hashes to want.
+func (s *Store) lookupKey(ctx context.Context, id int64, want []byte) (Session, error) {
 	var sess Session
 	var hash []byte
 	var verifiedAt *int64
 	err := s.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.id = ?`, id).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &sess.Email)
-	return checkSession(err, id, sess, hash, secret, verifiedAt)
+	return checkSession(err, id, sess, hash, want, verifiedAt)
 }
 
 // authenticate answers from the key cache, or else from lookup, whose
 // session the cache then keeps.
-func (s *Store) authenticate(token string, lookup func(id int64, secret string) (Session, error)) (Session, error) {
+func (s *Store) authenticate(token string, lookup func(id int64, want []byte) (Session, error)) (Session, error) {
 	id, secret, ok := parseToken(token)
 	if !ok {
 		return Session{}, ErrUnauthenticated
@@ -174,7 +175,7 @@ func (s *Store) authenticate(token string, lookup func(id int64, secret string) 
 	if hit {
 		return sess, nil
 	}
-	sess, err := lookup(id, secret)
+	sess, err := lookup(id, hash[:])
 	if err == nil {
 		s.keys.put(gen, id, hash, sess, s.Now())
 	}
@@ -192,8 +193,8 @@ func parseToken(token string) (id int64, secret string, ok bool) {
 }
 
 // checkSession finishes an authentication from the row of key id: its
-// secret's hash must be that of secret, compared in constant time.
-func checkSession(err error, id int64, sess Session, hash []byte, secret string, verifiedAt *int64) (Session, error) {
+// secret's hash must be want, compared in constant time.
+func checkSession(err error, id int64, sess Session, hash, want []byte, verifiedAt *int64) (Session, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, ErrUnauthenticated
 	}
@@ -201,7 +202,7 @@ func checkSession(err error, id int64, sess Session, hash []byte, secret string,
 		return Session{}, fmt.Errorf("store: authenticate: %w", err)
 	}
 	sess.KeyID, sess.Verified = id, verifiedAt != nil
-	if subtle.ConstantTimeCompare(hash, hashSecret(secret)) != 1 {
+	if subtle.ConstantTimeCompare(hash, want) != 1 {
 		return Session{}, ErrUnauthenticated
 	}
 	return sess, nil

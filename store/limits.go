@@ -81,14 +81,14 @@ func (s *Store) bucket(ctx context.Context, now int64, perMinute int, millis int
 // request with a key pays nothing for a shared limit but the statement's
 // work. taken is false when no token was asked for (an invalid key).
 func (s *Store) AuthenticateTaking(ctx context.Context, token string, perMinute int) (sess Session, b Bucket, taken bool, err error) {
-	sess, err = s.authenticate(token, func(id int64, secret string) (Session, error) {
+	sess, err = s.authenticate(token, func(id int64, want []byte) (Session, error) {
 		pg, ok := s.eng.(postgresEngine)
 		if !ok {
-			return s.lookupKey(ctx, id, secret)
+			return s.lookupKey(ctx, id, want)
 		}
 		var sess Session
 		var err error
-		sess, b, taken, err = pg.authenticateTaking(ctx, s, id, secret, perMinute)
+		sess, b, taken, err = pg.authenticateTaking(ctx, s, id, want, perMinute)
 		return sess, err
 	})
 	if err != nil || taken {

@@ -293,13 +293,13 @@ func (postgresEngine) lockMigrations(ctx context.Context, tx *txn) error {
 // and a token of its user's bucket taken only when the secret's hash is
 // the key's (a wrong secret spends nobody's tokens). The hash is compared
 // again, in constant time, by checkSession.
-func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, id int64, secret string, perMinute int) (Session, Bucket, bool, error) {
+func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, id int64, want []byte, perMinute int) (Session, Bucket, bool, error) {
 	now := s.Now().UnixMilli()
 	var sess Session
 	var hash []byte
 	var verifiedAt, millis *int64
 	var allowed *bool
-	args := append([]any{id, int64(perMinute)*tokenUnits - tokenUnits, now, hashSecret(secret)}, takeArgs(perMinute)...)
+	args := append([]any{id, int64(perMinute)*tokenUnits - tokenUnits, now, want}, takeArgs(perMinute)...)
 	err := s.w.QueryRowContext(ctx, `WITH k AS (
 			SELECT `+sessionColumns+` FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?
 		), t AS (
@@ -309,7 +309,7 @@ func (postgresEngine) authenticateTaking(ctx context.Context, s *Store, id int64
 		)
 		SELECT k.*, t.millis, t.allowed FROM k LEFT JOIN t ON TRUE`,
 		args...).Scan(&sess.LastUsedAt, &hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &sess.Email, &millis, &allowed)
-	sess, err = checkSession(err, id, sess, hash, secret, verifiedAt)
+	sess, err = checkSession(err, id, sess, hash, want, verifiedAt)
 	if err != nil || millis == nil {
 		return sess, Bucket{}, false, err
 	}

@@ -313,8 +313,14 @@ func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, erro
 // UserByEmail returns the user with this email, whatever its case: the
 // command line's way to name a user.
 func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	return userWithEmail(ctx, s.r, email)
+}
+
+// userWithEmail finds the user with this email, through q (the readers or
+// a transaction).
+func userWithEmail(ctx context.Context, q queryer, email string) (User, error) {
 	var u User
-	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
+	err := scanUser(q.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
 		strings.ToLower(strings.TrimSpace(email))), &u)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrUserNotFound

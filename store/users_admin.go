@@ -194,20 +194,6 @@ func (s *Store) DeleteUser(ctx context.Context, email string) (UserDeletion, err
 	return d, err
 }
 
-// userWithEmail finds the user with this email, in tx.
-func userWithEmail(ctx context.Context, tx *txn, email string) (User, error) {
-	var u User
-	err := scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`,
-		strings.ToLower(strings.TrimSpace(email))), &u)
-	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, ErrUserNotFound
-	}
-	if err != nil {
-		return User{}, fmt.Errorf("store: find user: %w", err)
-	}
-	return u, nil
-}
-
 // userDeletionOf counts what deleting user u takes.
 func userDeletionOf(ctx context.Context, tx *txn, u User) (UserDeletion, error) {
 	d := UserDeletion{User: u}

@@ -48,7 +48,7 @@ func (s *Store) WebSession(ctx context.Context, token string) (Session, error) {
 	err := s.r.QueryRowContext(ctx, `SELECT w.secret_hash, u.id, u.account_id, u.timezone, u.email_verified_at, u.email
 		FROM web_sessions w JOIN users u ON u.id = w.user_id
 		WHERE w.id = ? AND w.expires_at > ?`, id, s.now()).Scan(&hash, &sess.UserID, &sess.AccountID, &sess.Timezone, &verifiedAt, &sess.Email)
-	return checkSession(err, id, sess, hash, secret, verifiedAt)
+	return checkSession(err, id, sess, hash, hashSecret(secret), verifiedAt)
 }
 
 // DeleteWebSession signs a session out; one already gone is no error.
