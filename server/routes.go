@@ -34,7 +34,7 @@ func (s *Server) routes(corsOrigins []string) {
 	// system's link checker, a prefetch) must not: verify-email spends a
 	// single-use link, and a journal's entry by date is made by the first
 	// GET that asks for it.
-	var get getFunc = func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
 		e.GET(path, h, m...)
 		e.HEAD(path, h, m...)
 	}
@@ -238,6 +238,3 @@ func (s *Server) routes(corsOrigins []string) {
 	e.POST("/settings/import", s.handleWebImport, page, user)
 	e.POST("/settings/import/vcard", s.handleWebVCardImport, page, user)
 }
-
-// getFunc registers a GET route with its HEAD.
-type getFunc func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)

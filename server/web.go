@@ -86,9 +86,7 @@ func fieldErrors(err error) map[string][]string {
 func (s *Server) render(c echo.Context, status int, name string, pg web.Page) error {
 	if sess, ok := session(c); ok {
 		pg.User = &web.User{Email: sess.Email}
-		if ck, err := c.Cookie(sessionCookie); err == nil {
-			pg.CSRF = csrfToken(ck.Value)
-		}
+		pg.CSRF = csrf(c)
 	}
 	if pg.Flash == "" {
 		pg.Flash = takeFlash(c)

@@ -278,9 +278,7 @@ func (s *Server) handleWebEntryOpen(c echo.Context) error {
 	if err == nil {
 		_, created, err = s.store.JournalEntry(c.Request().Context(), account(c), j.ID, y, m, d)
 		if errors.Is(err, store.ErrEntryNotFound) { // entryDate lets no such date through
-			ve := &ValidationError{}
-			ve.add("date", msgDateInvalid)
-			err = ve
+			err = invalid("date", msgDateInvalid)
 		}
 	}
 	if fe := fieldErrors(err); fe != nil {

@@ -119,11 +119,6 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 		return err
 	}
 	v.Channel = channelForm(tok).Fill(formOr(st.failed, "channel", url.Values{"enabled": {"1"}}))
-	for i := range v.Channel.Fields {
-		if v.Channel.Fields[i].Name == "token" {
-			v.Channel.Fields[i].Value = "" // a secret is not sent back
-		}
-	}
 
 	if v.Categories, err = s.store.TaskCategories(ctx, account(c)); err != nil {
 		return err

@@ -193,14 +193,9 @@ func channelEditForm(csrf string, ch store.Channel) web.Form {
 }
 
 // channelEditPage draws ch's edit form filled with values and errs; the
-// token is never sent back.
+// token, a password field, is never sent back.
 func (s *Server) channelEditPage(c echo.Context, status int, ch store.Channel, values url.Values, errs map[string][]string) error {
 	f := channelEditForm(csrf(c), ch).Fill(values, errs)
-	for i := range f.Fields {
-		if f.Fields[i].Name == "token" {
-			f.Fields[i].Value = ""
-		}
-	}
 	title := "Edit channel"
 	if ch.Name != nil && *ch.Name != "" {
 		title += " · " + *ch.Name

@@ -48,7 +48,8 @@ func Options(values ...string) []Option {
 }
 
 // Fill gives each field its value from values (a checkbox is checked by
-// any value but "" and "0" and "false") and its errors from errs.
+// any value but "" and "0" and "false"; a password is never sent back)
+// and its errors from errs.
 func (f Form) Fill(values url.Values, errs map[string][]string) Form {
 	fields := make([]Field, len(f.Fields))
 	for i, fd := range f.Fields {
@@ -56,7 +57,7 @@ func (f Form) Fill(values url.Values, errs map[string][]string) Form {
 			v, has := last(values, fd.Name)
 			if fd.Type == "checkbox" {
 				fd.Checked = has && v != "" && v != "0" && v != "false"
-			} else if has {
+			} else if has && fd.Type != "password" {
 				fd.Value = v
 			}
 		}

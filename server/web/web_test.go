@@ -16,3 +16,16 @@ func TestPagesParse(t *testing.T) {
 		}
 	}
 }
+
+// TestFillSendsNoPasswordBack: a form drawn again after its errors keeps
+// what was typed, but never a password field's value.
+func TestFillSendsNoPasswordBack(t *testing.T) {
+	f := Form{Fields: []Field{{Name: "email", Type: "email"}, {Name: "token", Type: "password"}}}.
+		Fill(map[string][]string{"email": {"a@example.com"}, "token": {"secret"}}, map[string][]string{"token": {"Too short."}})
+	if f.Fields[0].Value != "a@example.com" {
+		t.Errorf("email %q", f.Fields[0].Value)
+	}
+	if f.Fields[1].Value != "" || len(f.Fields[1].Errors) != 1 {
+		t.Errorf("password field %+v", f.Fields[1])
+	}
+}
