@@ -37,8 +37,7 @@ type serverMetrics struct {
 	set    *metrics.Set
 	routes map[string]bool // registered route patterns
 
-	requests  sync.Map // requestKey → *metrics.Counter
-	durations sync.Map // route → *metrics.PrometheusHistogram
+	requests sync.Map // requestKey → requestSeries
 
 	rateLimited    *metrics.Counter
 	loginFailures  map[string]*metrics.Counter // by via
@@ -50,6 +49,13 @@ type serverMetrics struct {
 type requestKey struct {
 	route, method string
 	class         int // status / 100
+}
+
+// requestSeries are the series a request of a requestKey updates: its
+// count, and its route's durations (shared by the route's keys).
+type requestSeries struct {
+	count     *metrics.Counter
+	durations *metrics.PrometheusHistogram
 }
 
 // metricMethods are the methods that get a label of their own.
@@ -111,19 +117,20 @@ func (m *serverMetrics) request(route, method string, status int, d time.Duratio
 	if !metricMethods[method] {
 		method = "other"
 	}
+	// One lookup per request; the series are made on a key's first request.
 	k := requestKey{route, method, status / 100}
-	c, ok := m.requests.Load(k)
+	v, ok := m.requests.Load(k)
 	if !ok {
-		c, _ = m.requests.LoadOrStore(k, m.set.GetOrCreateCounter(fmt.Sprintf(
-			`kith_http_requests_total{route=%s,method=%s,status="%dxx"}`, strconv.Quote(route), strconv.Quote(method), k.class)))
+		v, _ = m.requests.LoadOrStore(k, requestSeries{
+			count: m.set.GetOrCreateCounter(fmt.Sprintf(`kith_http_requests_total{route=%s,method=%s,status="%dxx"}`,
+				strconv.Quote(route), strconv.Quote(method), k.class)),
+			durations: m.set.GetOrCreatePrometheusHistogramExt(
+				`kith_http_request_duration_seconds{route=`+strconv.Quote(route)+`}`, durationBuckets),
+		})
 	}
-	c.(*metrics.Counter).Inc()
-	h, ok := m.durations.Load(route)
-	if !ok {
-		h, _ = m.durations.LoadOrStore(route, m.set.GetOrCreatePrometheusHistogramExt(
-			`kith_http_request_duration_seconds{route=`+strconv.Quote(route)+`}`, durationBuckets))
-	}
-	h.(*metrics.PrometheusHistogram).Update(d.Seconds())
+	rs := v.(requestSeries)
+	rs.count.Inc()
+	rs.durations.Update(d.Seconds())
 }
 
 // failedLogin counts a wrong password or key; throttledLogin a login
