@@ -30,9 +30,7 @@ func keyRevokeFlags(fs *flag.FlagSet) action {
 	email := fs.String("email", "", "the user's `EMAIL` (required)")
 	id := fs.Int64("id", 0, "the key's `ID` (required), as key list shows it")
 	return func(ctx context.Context, cfg *config.Config, _ zerolog.Logger, stdout io.Writer) error {
-		idSet := false
-		fs.Visit(func(f *flag.Flag) { idSet = idSet || f.Name == "id" })
-		if strings.TrimSpace(*email) == "" || !idSet {
+		if strings.TrimSpace(*email) == "" || !given(fs, "id") {
 			return errors.New("key revoke needs --email EMAIL and --id ID")
 		}
 		return revokeKey(ctx, cfg, *email, *id, stdout)

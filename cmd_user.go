@@ -30,7 +30,7 @@ func userCreateFlags(fs *flag.FlagSet) action {
 	fs.StringVar(&nu.password, "password", "", "the `PASSWORD`, 8 to 72 bytes; without it one is made and printed")
 	fs.Int64Var(&nu.account, "account", 0, "the `ID` of an existing account to join, sharing its persons, tasks and categories")
 	return func(ctx context.Context, cfg *config.Config, _ zerolog.Logger, stdout io.Writer) error {
-		fs.Visit(func(f *flag.Flag) { nu.accountSet = nu.accountSet || f.Name == "account" })
+		nu.accountSet = given(fs, "account")
 		return createUser(ctx, cfg, nu, stdout)
 	}
 }
@@ -100,11 +100,8 @@ func verifyUser(ctx context.Context, cfg *config.Config, email string, stdout io
 	}
 	defer st.Close()
 	u, err := st.MarkVerified(ctx, email)
-	if errors.Is(err, store.ErrUserNotFound) {
-		return unknownEmail(email)
-	}
 	if err != nil {
-		return err
+		return emailErr(err, email)
 	}
 	fmt.Fprintf(stdout, "id: %d\nemail: %s\nverified\n", u.ID, u.Email)
 	return nil

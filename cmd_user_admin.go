@@ -56,9 +56,13 @@ func timeOf(t *int64) string {
 	return time.Unix(*t, 0).UTC().Format(time.RFC3339)
 }
 
-// unknownEmail is the command line's error for an email no user has.
-func unknownEmail(email string) error {
-	return fmt.Errorf("no user has the email %s", strings.ToLower(strings.TrimSpace(email)))
+// emailErr turns the store's ErrUserNotFound for the user that --email
+// names into the command line's error; other errors pass unchanged.
+func emailErr(err error, email string) error {
+	if errors.Is(err, store.ErrUserNotFound) {
+		return fmt.Errorf("no user has the email %s", strings.ToLower(strings.TrimSpace(email)))
+	}
+	return err
 }
 
 // openUser opens the database and finds the user that --email names, for
@@ -69,12 +73,9 @@ func openUser(ctx context.Context, cfg *config.Config, email string) (*store.Sto
 		return nil, store.User{}, err
 	}
 	u, err := st.UserByEmail(ctx, email)
-	if errors.Is(err, store.ErrUserNotFound) {
-		err = unknownEmail(email)
-	}
 	if err != nil {
 		st.Close()
-		return nil, store.User{}, err
+		return nil, store.User{}, emailErr(err, email)
 	}
 	return st, u, nil
 }
@@ -127,13 +128,11 @@ func setPassword(ctx context.Context, cfg *config.Config, email string, fromStdi
 	}
 	defer st.Close()
 	pc, err := st.SetPassword(ctx, email, password, revokeKeys)
-	switch {
-	case errors.Is(err, store.ErrUserNotFound):
-		return unknownEmail(email)
-	case errors.Is(err, store.ErrPasswordLength):
+	if errors.Is(err, store.ErrPasswordLength) {
 		return errors.New("--password-stdin: the password must be 8 to 72 bytes long")
-	case err != nil:
-		return err
+	}
+	if err != nil {
+		return emailErr(err, email)
 	}
 	fmt.Fprintf(stdout, "id: %d\nemail: %s\n", pc.User.ID, pc.User.Email)
 	if !fromStdin {
@@ -176,11 +175,8 @@ func deleteUser(ctx context.Context, cfg *config.Config, email string, yes bool,
 	} else {
 		d, err = st.UserDeletionOf(ctx, email)
 	}
-	if errors.Is(err, store.ErrUserNotFound) {
-		return unknownEmail(email)
-	}
 	if err != nil {
-		return err
+		return emailErr(err, email)
 	}
 	verb := "deleted"
 	if !yes {

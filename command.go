@@ -36,6 +36,14 @@ func commonFlags(fs *flag.FlagSet) *string {
 
 var isCommon = map[string]bool{"config": true, "db": true, "addr": true}
 
+// given reports whether the flag name was set on the command line, for a
+// flag whose zero value is also a value (--account 0, --id 0).
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // overrides are the --db and --addr given on the command line, which win
 // over the file and the environment.
 func overrides(fs *flag.FlagSet) map[string]string {

@@ -179,12 +179,22 @@ func firstStartSample(t *testing.T, readme string) (block, password, key string)
 		t.Fatal("README.md shows no first-start block (a fence holding \"Kith created its first user.\")")
 	}
 	block = m[1]
-	p := regexp.MustCompile(`password:\s+(\S+)`).FindStringSubmatch(block)
-	k := regexp.MustCompile(`API key:\s+(\S+)`).FindStringSubmatch(block)
-	if p == nil || k == nil {
+	password, key, ok := firstCredentials(block)
+	if !ok {
 		t.Fatalf("the first-start block shows no password or key:\n%s", block)
 	}
-	return block, p[1], k[1]
+	return block, password, key
+}
+
+// firstCredentials reads the password and the API key that a first start
+// prints.
+func firstCredentials(printed string) (password, key string, ok bool) {
+	p := regexp.MustCompile(`password:\s+(\S+)`).FindStringSubmatch(printed)
+	k := regexp.MustCompile(`API key:\s+(\S+)`).FindStringSubmatch(printed)
+	if p == nil || k == nil {
+		return "", "", false
+	}
+	return p[1], k[1], true
 }
 
 // curlWrapper records each answer in $KITH_README_LOG as its body and an
@@ -228,19 +238,18 @@ func TestREADME(t *testing.T) {
 	s := startServer(t, "--config", cfg)
 	addr := s.addr(t)
 	printed := s.stdout.String()
-	password := regexp.MustCompile(`password:\s+(\S+)`).FindStringSubmatch(printed)
-	key := regexp.MustCompile(`API key:\s+(\S+)`).FindStringSubmatch(printed)
-	if password == nil || key == nil {
+	password, key, ok := firstCredentials(printed)
+	if !ok {
 		t.Fatalf("first start printed:\n%s", printed)
 	}
 	// What go run . prints, as the README shows it.
-	shown := strings.NewReplacer(password[1], samplePassword, key[1], sampleKey, "http://"+addr, "http://127.0.0.1:8080").Replace(printed)
+	shown := strings.NewReplacer(password, samplePassword, key, sampleKey, "http://"+addr, "http://127.0.0.1:8080").Replace(printed)
 	if strings.TrimSpace(shown) != strings.TrimSpace(sample) {
 		t.Errorf("the README's first-start block is not what the server prints:\nREADME:\n%s\nserver:\n%s", sample, shown)
 	}
 
 	// One script: each step appends "@@step N" to the log, then runs.
-	subst := strings.NewReplacer(sampleKey, key[1], samplePassword, password[1], "http://127.0.0.1:8080", "http://"+addr)
+	subst := strings.NewReplacer(sampleKey, key, samplePassword, password, "http://127.0.0.1:8080", "http://"+addr)
 	var script strings.Builder
 	script.WriteString(curlWrapper)
 	var steps []readmeStep
@@ -251,7 +260,7 @@ func TestREADME(t *testing.T) {
 			steps = append(steps, st)
 		}
 	}
-	if !strings.Contains(script.String(), key[1]) || !strings.Contains(script.String(), password[1]) {
+	if !strings.Contains(script.String(), key) || !strings.Contains(script.String(), password) {
 		t.Errorf("the runnable blocks never use the sample key %q and password %q of the first-start block", sampleKey, samplePassword)
 	}
 	work := t.TempDir()
