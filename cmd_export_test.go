@@ -100,6 +100,7 @@ func TestExportImportCommands(t *testing.T) {
 		{[]string{"export", "--email", "ada@example.com", "--out", first}, 1, "already exists"},
 		{[]string{"import", "--email", "ada@example.com"}, 1, "import needs --email EMAIL and --from FILE"},
 		{[]string{"import", "--email", "ada@example.com", "--from", filepath.Join(dir, "none.json")}, 1, "no such file"},
+		{[]string{"import", "--email", "Nobody@example.com", "--from", first}, 1, "no user has the email nobody@example.com"},
 		{[]string{"import", "--email", "ada@example.com", "--from", first}, 1, "the account of ada@example.com has persons already"},
 		{[]string{"import", "--email", "carol@example.com", "--from", notJSON}, 1, notJSON + " is not valid JSON"},
 		{[]string{"import", "--email", "carol@example.com", "--from", newer}, 1, "This export is of format 2, newer than this Kith reads"},

@@ -117,6 +117,21 @@ func TestDeleteUser(t *testing.T) {
 		if rowsIn(plan, "persons") != 1 || rowsIn(plan, "tasks") != 1 || rowsIn(plan, "api_keys") != 1 || rowsIn(plan, "web_sessions") != 1 {
 			t.Errorf("plan %+v", plan.Rows)
 		}
+		// The plan names its tables by hand: it must count each table the
+		// catalog has of an account or a user, as RowsOf does.
+		want, err := store.RowsOf(ctx, s, last.AccountID, last.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for table, n := range want {
+			switch table {
+			case "accounts", "users", "persons_search (of no person)", "foreign_key_check":
+				continue
+			}
+			if got := rowsIn(plan, table); got != n {
+				t.Errorf("the plan counts %d rows in %s, RowsOf %d", got, table, n)
+			}
+		}
 		d, err := s.DeleteUser(ctx, last.Email)
 		if err != nil || !reflect.DeepEqual(d, plan) {
 			t.Fatalf("deleted %+v, %v; the plan was %+v", d, err, plan)
