@@ -125,9 +125,8 @@ func (s *Server) handleChannelCreate(c echo.Context) error {
 		return err
 	}
 	var made *string
-	if in.Kind == "webhook" && in.Token == nil {
-		secret := rand.Text() + rand.Text()
-		in.Token, made = &secret, &secret
+	if secret := signWebhook(&in); secret != "" {
+		made = &secret
 	}
 	ch, err := s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
 	if err != nil {
@@ -218,4 +217,15 @@ func channelError(err error) error {
 		return invalid("kind", "You already have an email channel.")
 	}
 	return err
+}
+
+// signWebhook gives a webhook sent without a token a signing secret of
+// its own, and returns it ("" when none was made): it is shown once.
+func signWebhook(in *store.ChannelInput) string {
+	if in.Kind != "webhook" || in.Token != nil {
+		return ""
+	}
+	secret := rand.Text() + rand.Text()
+	in.Token = &secret
+	return secret
 }

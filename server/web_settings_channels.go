@@ -1,7 +1,6 @@
 package server
 
 import (
-	"crypto/rand"
 	"net/http"
 	"net/url"
 
@@ -79,10 +78,7 @@ func (s *Server) handleWebChannelCreate(c echo.Context) error {
 	err := p.err()
 	var made string
 	if err == nil {
-		if in.Kind == "webhook" && in.Token == nil {
-			made = rand.Text() + rand.Text()
-			in.Token = &made
-		}
+		made = signWebhook(&in)
 		_, err = s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
 		err = channelError(err)
 	}
