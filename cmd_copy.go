@@ -23,9 +23,7 @@ func copyFlags(fs *flag.FlagSet) action {
 	to := fs.String("to", "", "into the database `DB`, new or empty, which is migrated first (required)")
 	return func(ctx context.Context, _ *config.Config, _ zerolog.Logger, stdout io.Writer) error {
 		// copy runs without the configuration: a --db would be ignored.
-		db := false
-		fs.Visit(func(f *flag.Flag) { db = db || f.Name == "db" })
-		if db {
+		if given(fs, "db") {
 			return errors.New("copy takes --from and --to, not --db")
 		}
 		return copyDatabase(ctx, *from, *to, stdout)
