@@ -14,6 +14,7 @@ import (
 
 	"kith/config"
 	"kith/server"
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -49,7 +50,7 @@ func importAccount(ctx context.Context, cfg *config.Config, email, from string, 
 	defer st.Close()
 	// The import is logged as the user's, as through the API.
 	n, err := server.ImportDocument(store.WithActor(ctx, u.ID), st, u.AccountID, u.ID, u.Timezone, doc)
-	var invalid *server.ValidationError
+	var invalid *input.ValidationError
 	switch {
 	case errors.Is(err, server.ErrNotJSON):
 		return fmt.Errorf("%s is not valid JSON", from)

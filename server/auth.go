@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -21,13 +22,13 @@ type loginBody struct {
 
 // handleLogin exchanges an email and password for a new API key.
 func (s *Server) handleLogin(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	email := p.email("email", 255)
-	password := p.password("password", 255)
-	if err := p.err(); err != nil {
+	email := p.Email("email", 255)
+	password := p.Password("password", 255)
+	if err := p.Err(); err != nil {
 		return err
 	}
 
@@ -40,25 +41,25 @@ func (s *Server) handleLogin(c echo.Context) error {
 	if wait, blocked := s.accounts.Blocked(account); blocked {
 		s.metrics.throttledLogin(viaAPI)
 		setRetryAfter(c, wait)
-		return errTooManyAttempts
+		return input.ErrTooManyAttempts
 	}
 	if wait, blocked := s.logins.Blocked(throttle); blocked {
 		s.metrics.throttledLogin(viaAPI)
 		setRetryAfter(c, wait)
-		return errTooManyAttempts
+		return input.ErrTooManyAttempts
 	}
 	ctx := c.Request().Context()
 	u, err := s.checkPassword(ctx, email, password)
 	if errors.Is(err, errChecksBusy) {
 		s.metrics.throttledLogin(viaAPI)
 		setRetryAfter(c, time.Second)
-		return errTooManyAttempts
+		return input.ErrTooManyAttempts
 	}
 	if errors.Is(err, store.ErrInvalidCredentials) {
 		s.metrics.failedLogin(viaAPI)
 		s.logins.Fail(throttle)
 		s.accounts.Fail(account)
-		return errInvalidCredentials
+		return input.ErrInvalidCredentials
 	}
 	if err != nil {
 		return err
@@ -109,7 +110,7 @@ func (s *Server) inPasswordSlot(ctx context.Context, fn func() (store.User, erro
 
 // handleLogout revokes the key that authenticated the request.
 func (s *Server) handleLogout(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	// A logout is no logged action.
 	if err := s.store.DeleteAPIKey(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
 		return err
@@ -122,7 +123,7 @@ func (s *Server) handleHealth(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
-		return errors.Join(errUnavailable, err)
+		return errors.Join(input.ErrUnavailable, err)
 	}
 	return c.JSON(http.StatusOK, messageBody{"ok", http.StatusOK})
 }

@@ -2,83 +2,19 @@ package server
 
 import (
 	_ "embed"
-	"path"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"kith/server/input"
 )
 
 // The caller's calendar: ages and "today" are counted in the user's own
 // time zone, by persons, ages and the profile alike.
 
-// zoneList is every name of the IANA time zone database that Go embeds
-// (time/tzdata, built from $GOROOT/lib/time/zoneinfo.zip), one a line,
-// spelled as there. Regenerate it with the Go release:
-//
-//	unzip -Z1 "$(go env GOROOT)/lib/time/zoneinfo.zip" | sort > zonenames.txt
-//
-//go:embed zonenames.txt
-var zoneList string
-
-// zoneNames is the set of names zone accepts. time.LoadLocation alone is
-// too lenient: it opens files, so "Europe//Paris", "Europe/./Paris" and
-// endless other spellings of one zone load too, and a host's zoneinfo
-// directory holds more (posix/, right/) than the database Kith embeds.
-var zoneNames = func() map[string]bool {
-	m := make(map[string]bool)
-	for _, name := range strings.Fields(zoneList) {
-		m[name] = true
-	}
-	return m
-}()
-
-// zones caches loaded time zones: time.LoadLocation reads and parses a
-// file on every call. Only names of zoneNames get in, so it holds at most
-// len(zoneNames) entries, however many spellings clients try.
-var zones sync.Map
-
-// zone returns the time zone of a canonical IANA name, exactly as the
-// database spells it (the contract makes names case-sensitive). "Local"
-// names the host's own zone, not a place, and is not in the database.
-func zone(name string) (*time.Location, bool) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), true
-	}
-	if !zoneNames[name] {
-		return nil, false
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, false
-	}
-	zones.Store(name, loc)
-	return loc, true
-}
-
-// dateOf is the calendar date of t where t is, as midnight UTC, so that
-// dates from any zone compare with each other and with parsed dates.
-func dateOf(t time.Time) time.Time {
-	y, m, d := t.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 // userDay returns the requesting user's time zone and today's date in it.
 func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
-	sess, _ := session(c)
-	loc := userZone(sess.Timezone)
-	return dateOf(s.store.Now().In(loc)), loc
-}
-
-// userZone is the time zone of a user's stored zone name; UTC for one
-// that names none.
-func userZone(name string) *time.Location {
-	// path.Clean reads a spelling stored before names were checked
-	// ("Europe//Paris") as the zone it named then.
-	loc, ok := zone(path.Clean(name))
-	if !ok {
-		return time.UTC
-	}
-	return loc
+	sess, _ := input.Session(c)
+	loc := input.UserZone(sess.Timezone)
+	return input.DateOf(s.store.Now().In(loc)), loc
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/ical"
+	"kith/server/input"
 	"kith/server/remind"
 	"kith/store"
 )
@@ -34,7 +35,7 @@ func feedJSON(f store.CalendarFeed, url *string) dataBody[calendarFeedJSON] {
 
 // handleCalendarFeedShow says whether the user has a feed, without its URL.
 func (s *Server) handleCalendarFeedShow(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	f, err := s.store.CalendarFeed(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func (s *Server) handleCalendarFeedShow(c echo.Context) error {
 // handleCalendarFeedCreate makes the user's feed, or a new URL for it that
 // voids the old one.
 func (s *Server) handleCalendarFeedCreate(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	f, secret, err := s.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
@@ -56,7 +57,7 @@ func (s *Server) handleCalendarFeedCreate(c echo.Context) error {
 
 // handleCalendarFeedDelete revokes the user's feed; 404 when there is none.
 func (s *Server) handleCalendarFeedDelete(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	if err := s.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID); err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func (s *Server) handleCalendarFeed(c echo.Context) error {
 		return err
 	}
 	cal := ical.Calendar{ProdID: "-//Kith//Calendar feed//EN", Name: "Kith", Refresh: feedRefresh,
-		Events: feedEvents(d, userZone(d.Timezone), uidHost(s.base(c)))}
+		Events: feedEvents(d, input.UserZone(d.Timezone), uidHost(s.base(c)))}
 	body := cal.Append(make([]byte, 0, 512+300*len(cal.Events)))
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
@@ -135,7 +136,7 @@ func uidHost(base string) string {
 }
 
 // firstYear is the earliest year a yearly event starts in as itself;
-// birth years start there too (exactAge). An earlier one starts in
+// birth years start there too (input.ExactAge). An earlier one starts in
 // ical.UnknownYear: some calendar apps refuse or mishandle dates centuries
 // back (Outlook none before 1601), and the feed is about the days to come.
 const firstYear = 1900
@@ -147,7 +148,7 @@ func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Ev
 	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks)+len(d.Dates))
 	uid := func(kind string, id int64) string { return kind + "-" + strconv.FormatInt(id, 10) + "@" + host }
 	for _, b := range d.Birthdays {
-		if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !realDay(b.Year, time.Month(b.Month), b.Day) {
+		if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !input.RealDay(b.Year, time.Month(b.Month), b.Day) {
 			continue // no birth date exactAge lets in
 		}
 		events = append(events, ical.Event{UID: uid("birthday", b.PersonID), Stamp: time.Unix(b.UpdatedAt, 0),

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/dav"
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -64,7 +65,7 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		email, key, ok := r.BasicAuth()
 		email = strings.ToLower(strings.TrimSpace(email))
 		if !ok || email == "" || key == "" {
-			return davChallenge(c, errUnauthenticated)
+			return davChallenge(c, input.ErrUnauthenticated)
 		}
 		throttle := email + "|" + clientKey(c.RealIP())
 		for _, t := range []struct {
@@ -74,7 +75,7 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 			if wait, blocked := t.th.Blocked(t.key); blocked {
 				s.metrics.throttledLogin(viaCardDAV)
 				setRetryAfter(c, wait)
-				return errTooManyAttempts
+				return input.ErrTooManyAttempts
 			}
 		}
 		ctx := r.Context()
@@ -83,7 +84,7 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 			s.metrics.failedLogin(viaCardDAV)
 			s.logins.Fail(throttle)
 			s.accounts.Fail(email)
-			return davChallenge(c, errInvalidCredentials)
+			return davChallenge(c, input.ErrInvalidCredentials)
 		}
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -35,13 +36,8 @@ func (s *Server) categoryJSON(c echo.Context, cat store.TaskCategory) categoryRe
 	}
 }
 
-// categoryInput reads name and color, both required on create and update.
-func categoryInput(p *params) (name, color string) {
-	return p.requiredText("name", 255), p.requiredText("color", 30)
-}
-
 func (s *Server) handleCategoryList(c echo.Context) error {
-	cats, err := s.store.TaskCategories(c.Request().Context(), account(c))
+	cats, err := s.store.TaskCategories(c.Request().Context(), input.Account(c))
 	if err != nil {
 		return err
 	}
@@ -53,11 +49,11 @@ func (s *Server) handleCategoryList(c echo.Context) error {
 }
 
 func (s *Server) handleCategoryShow(c echo.Context) error {
-	id, err := pathID(c, "id", store.ErrCategoryNotFound)
+	id, err := input.PathID(c, "id", store.ErrCategoryNotFound)
 	if err != nil {
 		return err
 	}
-	cat, err := s.store.TaskCategory(c.Request().Context(), account(c), id)
+	cat, err := s.store.TaskCategory(c.Request().Context(), input.Account(c), id)
 	if err != nil {
 		return err
 	}
@@ -65,15 +61,15 @@ func (s *Server) handleCategoryShow(c echo.Context) error {
 }
 
 func (s *Server) handleCategoryCreate(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	name, color := categoryInput(p)
-	if err := p.err(); err != nil {
+	name, color := input.Category(p)
+	if err := p.Err(); err != nil {
 		return err
 	}
-	cat, err := s.store.CreateTaskCategory(c.Request().Context(), account(c), name, color)
+	cat, err := s.store.CreateTaskCategory(c.Request().Context(), input.Account(c), name, color)
 	if err != nil {
 		return err
 	}
@@ -81,17 +77,17 @@ func (s *Server) handleCategoryCreate(c echo.Context) error {
 }
 
 func (s *Server) handleCategoryUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	id, err := pathID(c, "id", store.ErrCategoryNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	id, err := input.PathID(c, "id", store.ErrCategoryNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	name, color := categoryInput(p)
-	if err := validated(p, func() error { _, err := s.store.TaskCategory(ctx, acct, id); return err }); err != nil {
+	name, color := input.Category(p)
+	if err := input.Validated(p, func() error { _, err := s.store.TaskCategory(ctx, acct, id); return err }); err != nil {
 		return err
 	}
 	cat, err := s.store.UpdateTaskCategory(ctx, acct, id, name, color)
@@ -103,11 +99,11 @@ func (s *Server) handleCategoryUpdate(c echo.Context) error {
 
 // handleCategoryDelete deletes a category; its tasks stay, uncategorised.
 func (s *Server) handleCategoryDelete(c echo.Context) error {
-	id, err := pathID(c, "id", store.ErrCategoryNotFound)
+	id, err := input.PathID(c, "id", store.ErrCategoryNotFound)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteTaskCategory(c.Request().Context(), account(c), id); err != nil {
+	if err := s.store.DeleteTaskCategory(c.Request().Context(), input.Account(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

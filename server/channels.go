@@ -1,18 +1,15 @@
 package server
 
 import (
-	"crypto/rand"
 	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/remind"
 	"kith/store"
 )
-
-// channelKinds are where a digest can go.
-var channelKinds = []string{"email", "ntfy", "gotify", "webhook"}
 
 type channelJSON struct {
 	ID       int64   `json:"id"`
@@ -37,59 +34,8 @@ func channelOut(ch *store.Channel) channelJSON {
 		LastErrorAt: ch.LastErrorAt, CreatedAt: ch.CreatedAt, UpdatedAt: ch.UpdatedAt}
 }
 
-// channelInput reads a channel, the same on create and on update. The
-// token is write-only: on update, leaving it out keeps the one there.
-func channelInput(p *params, creating bool) store.ChannelInput {
-	in := store.ChannelInput{
-		Kind:           p.oneOf("kind", channelKinds, ""),
-		Name:           p.text("name", 255),
-		Enabled:        true,
-		KeepOlderToken: !creating,
-	}
-	if in.Kind == "" && !p.failed("kind") {
-		p.fail("kind", "The kind field is required.")
-	}
-	if b := p.boolean("enabled"); b != nil {
-		in.Enabled = *b
-	}
-	if in.Kind == "email" {
-		// The user's own address: nothing to set.
-		return in
-	}
-	in.URL = p.text("url", 2048)
-	in.Token = p.text("token", 512)
-	switch {
-	case in.URL == nil && !p.failed("url") && in.Kind != "":
-		p.fail("url", "The url field is required when kind is "+in.Kind+".")
-	case in.URL != nil && !webURL(*in.URL):
-		p.fail("url", "The url field must be a valid URL.")
-	case in.URL != nil && in.Kind == "ntfy":
-		if _, _, err := remind.SplitTopic(*in.URL); err != nil {
-			p.fail("url", "The url field must end with the ntfy topic, as in https://ntfy.sh/your-topic.")
-		}
-	}
-	if in.Kind == "gotify" && in.Token == nil && creating && !p.failed("token") {
-		p.fail("token", "The token field is required when kind is gotify.")
-	}
-	if in.Kind == "webhook" && in.Token != nil && len(*in.Token) < 16 {
-		p.fail("token", "The token field must be at least 16 characters.")
-	}
-	return in
-}
-
-// channelUpdateInput reads an update of old: channelInput's rules, and
-// a channel that becomes a gotify or webhook one needs the token it did
-// not need before. A token left out keeps the one there.
-func channelUpdateInput(p *params, old store.Channel) store.ChannelInput {
-	in := channelInput(p, false)
-	if in.Kind != old.Kind && in.Token == nil && (in.Kind == "gotify" || in.Kind == "webhook") && !p.failed("token") {
-		p.fail("token", "The token field is required when kind changes to "+in.Kind+".")
-	}
-	return in
-}
-
 func (s *Server) handleChannelList(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	chans, err := s.store.Channels(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
@@ -102,8 +48,8 @@ func (s *Server) handleChannelList(c echo.Context) error {
 }
 
 func (s *Server) handleChannelShow(c echo.Context) error {
-	sess, _ := session(c)
-	id, err := pathID(c, "channel", store.ErrChannelNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
 		return err
 	}
@@ -115,17 +61,17 @@ func (s *Server) handleChannelShow(c echo.Context) error {
 }
 
 func (s *Server) handleChannelCreate(c echo.Context) error {
-	sess, _ := session(c)
-	p, err := readParams(c)
+	sess, _ := input.Session(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	in := channelInput(p, true)
-	if err := p.err(); err != nil {
+	in := input.Channel(p, true)
+	if err := p.Err(); err != nil {
 		return err
 	}
 	var made *string
-	if secret := signWebhook(&in); secret != "" {
+	if secret := input.SignWebhook(&in); secret != "" {
 		made = &secret
 	}
 	ch, err := s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
@@ -139,12 +85,12 @@ func (s *Server) handleChannelCreate(c echo.Context) error {
 
 func (s *Server) handleChannelUpdate(c echo.Context) error {
 	ctx := c.Request().Context()
-	sess, _ := session(c)
-	id, err := pathID(c, "channel", store.ErrChannelNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
@@ -152,8 +98,8 @@ func (s *Server) handleChannelUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := channelUpdateInput(p, old)
-	if err := p.err(); err != nil {
+	in := input.ChannelUpdate(p, old)
+	if err := p.Err(); err != nil {
 		return err
 	}
 	ch, err := s.store.UpdateChannel(ctx, sess.UserID, id, in)
@@ -164,8 +110,8 @@ func (s *Server) handleChannelUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleChannelDelete(c echo.Context) error {
-	sess, _ := session(c)
-	id, err := pathID(c, "channel", store.ErrChannelNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
 		return err
 	}
@@ -180,8 +126,8 @@ func (s *Server) handleChannelDelete(c echo.Context) error {
 // record alone: a test is not the day's digest.
 func (s *Server) handleChannelTest(c echo.Context) error {
 	ctx := c.Request().Context()
-	sess, _ := session(c)
-	id, err := pathID(c, "channel", store.ErrChannelNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
 		return err
 	}
@@ -199,7 +145,7 @@ func (s *Server) handleChannelTest(c echo.Context) error {
 // is a validation error of the channel, worded for the user.
 func (s *Server) testChannel(c echo.Context, ch store.Channel) error {
 	ctx := c.Request().Context()
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	u, err := s.store.User(ctx, sess.UserID)
 	if err != nil {
 		return err
@@ -207,25 +153,14 @@ func (s *Server) testChannel(c echo.Context, ch store.Channel) error {
 	today, _ := s.userDay(c)
 	msg := remind.Sample(today.Format("2006-01-02"), u.FirstName, u.Email, u.ID)
 	if err := s.sendDigest(ctx, ch, msg, u.Verified()); err != nil {
-		return invalid("channel", "The channel could not deliver the test: "+remind.Clip(err.Error(), 300))
+		return input.Invalid("channel", "The channel could not deliver the test: "+remind.Clip(err.Error(), 300))
 	}
 	return nil
 }
 
 func channelError(err error) error {
 	if errors.Is(err, store.ErrEmailChannelTaken) {
-		return invalid("kind", "You already have an email channel.")
+		return input.Invalid("kind", "You already have an email channel.")
 	}
 	return err
-}
-
-// signWebhook gives a webhook sent without a token a signing secret of
-// its own, and returns it ("" when none was made): it is shown once.
-func signWebhook(in *store.ChannelInput) string {
-	if in.Kind != "webhook" || in.Token != nil {
-		return ""
-	}
-	secret := rand.Text() + rand.Text()
-	in.Token = &secret
-	return secret
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -18,7 +19,7 @@ type child[T, In any] struct {
 	param    string // the path parameter of its id
 	notFound error
 	// input reads the fields, the same on create and on replace.
-	input  func(s *Server, c echo.Context, p *params) In
+	input  func(s *Server, c echo.Context, p *input.Params) In
 	out    func(*T) any
 	get    func(st *store.Store, ctx context.Context, acct, person, id int64) (T, error)
 	create func(st *store.Store, ctx context.Context, acct, person int64, in In) (T, error)
@@ -31,11 +32,11 @@ func (r child[T, In]) respond(c echo.Context, status int, v T) error {
 }
 
 func (r child[T, In]) show(s *Server, c echo.Context) error {
-	personID, id, err := childIDs(c, r.param, r.notFound)
+	personID, id, err := input.ChildIDs(c, r.param, r.notFound)
 	if err != nil {
 		return err
 	}
-	v, err := r.get(s.store, c.Request().Context(), account(c), personID, id)
+	v, err := r.get(s.store, c.Request().Context(), input.Account(c), personID, id)
 	if err != nil {
 		return err
 	}
@@ -44,17 +45,17 @@ func (r child[T, In]) show(s *Server, c echo.Context) error {
 
 // doCreate answers 404 for a missing person before 422 for bad fields.
 func (r child[T, In]) doCreate(s *Server, c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	in := r.input(s, c, p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	v, err := r.create(s.store, ctx, acct, personID, in)
@@ -67,17 +68,17 @@ func (r child[T, In]) doCreate(s *Server, c echo.Context) error {
 // replace answers 404 for a missing person or row before 422 for bad
 // fields.
 func (r child[T, In]) replace(s *Server, c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, id, err := childIDs(c, r.param, r.notFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	personID, id, err := input.ChildIDs(c, r.param, r.notFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	in := r.input(s, c, p)
-	if err := validated(p, func() error { _, err := r.get(s.store, ctx, acct, personID, id); return err }); err != nil {
+	if err := input.Validated(p, func() error { _, err := r.get(s.store, ctx, acct, personID, id); return err }); err != nil {
 		return err
 	}
 	v, err := r.update(s.store, ctx, acct, personID, id, in)
@@ -88,12 +89,20 @@ func (r child[T, In]) replace(s *Server, c echo.Context) error {
 }
 
 func (r child[T, In]) delete(s *Server, c echo.Context) error {
-	personID, id, err := childIDs(c, r.param, r.notFound)
+	personID, id, err := input.ChildIDs(c, r.param, r.notFound)
 	if err != nil {
 		return err
 	}
-	if err := r.remove(s.store, c.Request().Context(), account(c), personID, id); err != nil {
+	if err := r.remove(s.store, c.Request().Context(), input.Account(c), personID, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// personExists is input.Validated's check on routes that name a person.
+func (s *Server) personExists(ctx context.Context, acct, id int64) func() error {
+	return func() error {
+		_, err := s.store.Person(ctx, acct, id)
+		return err
+	}
 }

@@ -3,33 +3,12 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
-)
-
-// apiError is an error with the status and message a client sees.
-type apiError struct {
-	status  int
-	message string
-}
-
-func (e *apiError) Error() string { return strconv.Itoa(e.status) + " " + e.message }
-
-// The errors of the contract (§2) that are not tied to one resource.
-var (
-	errUnauthenticated    = &apiError{http.StatusUnauthorized, "Unauthenticated."}
-	errInvalidCredentials = &apiError{http.StatusUnauthorized, "Invalid credentials"}
-	errInvalidJSON        = &apiError{http.StatusBadRequest, "The request body is not valid JSON."}
-	errNotJSONObject      = &apiError{http.StatusBadRequest, "The request body must be a JSON object."}
-	errInvalidForm        = &apiError{http.StatusBadRequest, "The request body is not a valid form."}
-	errBodyTooLarge       = &apiError{http.StatusRequestEntityTooLarge, "The request body is too large."}
-	errTooManyAttempts    = &apiError{http.StatusTooManyRequests, "Too Many Attempts."}
-	errUnavailable        = &apiError{http.StatusServiceUnavailable, "Service Unavailable."}
-	errServer             = &apiError{http.StatusInternalServerError, "Server Error."}
 )
 
 // statusClientClosed is the status of a request whose client went away.
@@ -59,57 +38,6 @@ func statusMessage(code int) string {
 		return msg
 	}
 	return strings.TrimSpace(http.StatusText(code)) + "."
-}
-
-// ValidationError holds every failed rule of one request, field by field in
-// the order the fields were checked.
-type ValidationError struct {
-	fields   []string
-	messages map[string][]string
-}
-
-func (v *ValidationError) add(field, msg string) {
-	if v.messages == nil {
-		v.messages = make(map[string][]string)
-	}
-	if _, seen := v.messages[field]; !seen {
-		v.fields = append(v.fields, field)
-	}
-	v.messages[field] = append(v.messages[field], msg)
-}
-
-// invalid returns a validation error of one field and message.
-func invalid(field, msg string) *ValidationError {
-	v := &ValidationError{}
-	v.add(field, msg)
-	return v
-}
-
-// Error is Laravel's summary: the first message, then how many more.
-func (v *ValidationError) Error() string {
-	n := 0
-	for _, msgs := range v.messages {
-		n += len(msgs)
-	}
-	msg := v.messages[v.fields[0]][0]
-	switch n - 1 {
-	case 0:
-		return msg
-	case 1:
-		return msg + " (and 1 more error)"
-	default:
-		return msg + " (and " + strconv.Itoa(n-1) + " more errors)"
-	}
-}
-
-// Messages lists every failure's message, field by field: for the command
-// line, which has no errors object to show.
-func (v *ValidationError) Messages() []string {
-	var out []string
-	for _, f := range v.fields {
-		out = append(out, v.messages[f]...)
-	}
-	return out
 }
 
 type errorBody struct {
@@ -142,15 +70,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 
 func (s *Server) errorBody(err error, c echo.Context) errorBody {
 	var (
-		ae *apiError
-		ve *ValidationError
+		ae *input.Error
+		ve *input.ValidationError
 		he *echo.HTTPError
 	)
 	switch {
 	case errors.As(err, &ve):
-		return errorBody{Message: ve.Error(), Status: http.StatusUnprocessableEntity, Errors: ve.messages}
-	case errors.As(err, &ae) && ae.status < 500:
-		return errorBody{Message: ae.message, Status: ae.status}
+		return errorBody{Message: ve.Error(), Status: http.StatusUnprocessableEntity, Errors: ve.ByField()}
+	case errors.As(err, &ae) && ae.Status < 500:
+		return errorBody{Message: ae.Message, Status: ae.Status}
 	case errors.Is(err, store.ErrNotFound):
 		return errorBody{Message: notFoundMessage(err), Status: http.StatusNotFound}
 	case errors.As(err, &he) && he.Code < 500:
@@ -166,13 +94,13 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 	}
 	// Everything else is our fault: the client gets no details, the log
 	// gets the cause under the request id the client was given.
-	status, msg := errServer.status, errServer.message
+	status, msg := input.ErrServer.Status, input.ErrServer.Message
 	if errors.As(err, &ae) {
-		status, msg = ae.status, ae.message
+		status, msg = ae.Status, ae.Message
 	} else if store.Unavailable(err) {
 		// A full disk or a lost lock is the host's trouble and passes:
 		// 503 tells the client to try again later.
-		status, msg = errUnavailable.status, errUnavailable.message
+		status, msg = input.ErrUnavailable.Status, input.ErrUnavailable.Message
 	}
 	s.log.Error().Err(err).Str("request_id", requestID(c)).
 		Str("method", c.Request().Method).Str("path", logPath(c.Request())).Msg("request failed")

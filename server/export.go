@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -204,7 +205,7 @@ type (
 // handleExport streams the account as an export document: the persons
 // leave a batch at a time, each batch flushed to the client.
 func (s *Server) handleExport(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	res := c.Response()
 	_ = http.NewResponseController(res).SetWriteDeadline(time.Now().Add(transferTime)) // unsupported in tests
 	res.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)

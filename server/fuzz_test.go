@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/emersion/go-vcard"
+
+	"kith/server/input"
 )
 
 // The fuzz targets feed arbitrary input to the parameter layer and to every
@@ -269,20 +271,20 @@ func FuzzParams(f *testing.F) {
 		}
 		rec := httptest.NewRecorder()
 		c := e.srv.echo.NewContext(hr, rec)
-		p, err := readParams(c)
+		p, err := input.ReadParams(c)
 		if err == nil {
-			p.requiredText("a", 10)
-			p.text("h", 255)
-			p.password("p", 72)
-			p.email("d", 255)
-			p.integer("a")
-			p.boolean("b")
-			p.date("c")
-			p.oneOf("e", []string{"exact", "bracket"}, "")
-			p.between("a", 1, 100)
-			p.timestamp("g")
-			p.sent("f")
-			err = p.err()
+			p.RequiredText("a", 10)
+			p.Text("h", 255)
+			p.Password("p", 72)
+			p.Email("d", 255)
+			p.Integer("a")
+			p.Boolean("b")
+			p.Date("c")
+			p.OneOf("e", []string{"exact", "bracket"}, "")
+			p.Between("a", 1, 100)
+			p.Timestamp("g")
+			p.Sent("f")
+			err = p.Err()
 		}
 		if err == nil {
 			return

@@ -7,17 +7,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
-
-// msgUnknownGender answers a person's gender_id that names no gender of
-// the account.
-const msgUnknownGender = "The selected gender id is invalid."
 
 // personError turns an unknown gender into the 422 a client can act on.
 func personError(err error) error {
 	if errors.Is(err, store.ErrUnknownGender) {
-		return invalid("gender_id", msgUnknownGender)
+		return input.Invalid("gender_id", input.MsgUnknownGender)
 	}
 	return err
 }
@@ -48,25 +45,8 @@ func (s *Server) genderJSON(c echo.Context, g store.Gender) genderResource {
 	}
 }
 
-// genderInput reads a gender: its name, and on update its position,
-// required there and any integer; a position sent on create is ignored.
-func genderInput(p *params, updating bool) (name string, position int64) {
-	name = p.requiredText("name", 255)
-	if !updating {
-		return name, 0
-	}
-	pos := p.integer("position")
-	if pos == nil && !p.failed("position") {
-		p.fail("position", "The position field is required.")
-	}
-	if pos != nil {
-		position = *pos
-	}
-	return name, position
-}
-
 func (s *Server) handleGenderList(c echo.Context) error {
-	genders, err := s.store.Genders(c.Request().Context(), account(c))
+	genders, err := s.store.Genders(c.Request().Context(), input.Account(c))
 	if err != nil {
 		return err
 	}
@@ -78,11 +58,11 @@ func (s *Server) handleGenderList(c echo.Context) error {
 }
 
 func (s *Server) handleGenderShow(c echo.Context) error {
-	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	id, err := input.PathID(c, "gender", store.ErrGenderNotFound)
 	if err != nil {
 		return err
 	}
-	g, err := s.store.Gender(c.Request().Context(), account(c), id)
+	g, err := s.store.Gender(c.Request().Context(), input.Account(c), id)
 	if err != nil {
 		return err
 	}
@@ -92,15 +72,15 @@ func (s *Server) handleGenderShow(c echo.Context) error {
 // handleGenderCreate adds a gender after the account's others; a position
 // sent is ignored, as the reference system does.
 func (s *Server) handleGenderCreate(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	name, _ := genderInput(p, false)
-	if err := p.err(); err != nil {
+	name, _ := input.Gender(p, false)
+	if err := p.Err(); err != nil {
 		return err
 	}
-	g, err := s.store.CreateGender(c.Request().Context(), account(c), name)
+	g, err := s.store.CreateGender(c.Request().Context(), input.Account(c), name)
 	if err != nil {
 		return err
 	}
@@ -110,17 +90,17 @@ func (s *Server) handleGenderCreate(c echo.Context) error {
 // handleGenderUpdate renames the gender and sets its position, which any
 // integer may be; the other genders keep theirs.
 func (s *Server) handleGenderUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	id, err := input.PathID(c, "gender", store.ErrGenderNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	name, position := genderInput(p, true)
-	if err := validated(p, func() error { _, err := s.store.Gender(ctx, acct, id); return err }); err != nil {
+	name, position := input.Gender(p, true)
+	if err := input.Validated(p, func() error { _, err := s.store.Gender(ctx, acct, id); return err }); err != nil {
 		return err
 	}
 	g, err := s.store.UpdateGender(ctx, acct, id, name, position)
@@ -132,11 +112,11 @@ func (s *Server) handleGenderUpdate(c echo.Context) error {
 
 // handleGenderDelete deletes a gender; its persons stay, without one.
 func (s *Server) handleGenderDelete(c echo.Context) error {
-	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	id, err := input.PathID(c, "gender", store.ErrGenderNotFound)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteGender(c.Request().Context(), account(c), id); err != nil {
+	if err := s.store.DeleteGender(c.Request().Context(), input.Account(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -2,11 +2,10 @@ package server
 
 import (
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -27,40 +26,12 @@ func giftOut(g *store.Gift) giftJSON {
 		GiftedAt: g.GiftedAt, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
 }
 
-// giftInput reads every field of a gift, on create and on replace alike.
-// PeopleOS's API takes idea, given and offered; its web app also writes
-// received, and Kith takes all four.
-func giftInput(p *params) store.GiftInput {
-	in := store.GiftInput{
-		Name:     p.requiredText("name", 255),
-		Status:   p.oneOf("status", store.GiftStatuses, ""),
-		Occasion: p.text("occasion", 255),
-		URL:      p.text("url", 255),
-		GiftedAt: p.timestamp("date"),
-	}
-	if in.Status == "" && !p.failed("status") {
-		p.fail("status", "The status field is required.")
-	}
-	if in.URL != nil && !absoluteURL(*in.URL) {
-		p.fail("url", "The url field must be a valid URL.")
-		in.URL = nil
-	}
-	return in
-}
-
-// absoluteURL reports whether s has a scheme, "://" and a host: a port
-// or user alone ("http://:80", "http://u@:80") is no host.
-func absoluteURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != "" && u.Hostname() != "" && strings.HasPrefix(s[len(u.Scheme):], "://")
-}
-
 func (s *Server) handleGiftList(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	gifts, err := s.store.Gifts(c.Request().Context(), account(c), personID)
+	gifts, err := s.store.Gifts(c.Request().Context(), input.Account(c), personID)
 	if err != nil {
 		return err
 	}
@@ -74,7 +45,7 @@ func (s *Server) handleGiftList(c echo.Context) error {
 // gifts serves the gifts of a person (see child).
 var gifts = child[store.Gift, store.GiftInput]{
 	param: "gift", notFound: store.ErrGiftNotFound,
-	input:  func(s *Server, c echo.Context, p *params) store.GiftInput { return giftInput(p) },
+	input:  func(s *Server, c echo.Context, p *input.Params) store.GiftInput { return input.Gift(p) },
 	out:    func(v *store.Gift) any { return giftOut(v) },
 	get:    (*store.Store).Gift,
 	create: (*store.Store).CreateGift,

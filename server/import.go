@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -30,8 +31,8 @@ var (
 	ErrNotJSONObject = errors.New("server: the document is not a JSON object")
 )
 
-var errAccountHasPersons = &apiError{http.StatusConflict,
-	"This account has persons already: an import restores an export into an account that has none."}
+var errAccountHasPersons = &input.Error{Status: http.StatusConflict,
+	Message: "This account has persons already: an import restores an export into an account that has none."}
 
 type importJSON struct {
 	Object         string `json:"object"`
@@ -56,22 +57,22 @@ type importJSON struct {
 // account, which must have no persons yet. The body is JSON whatever its
 // Content-Type says (curl's --data-binary sends a form's).
 func (s *Server) handleImport(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
 	var body bytes.Buffer
 	if n := c.Request().ContentLength; n > 0 && n <= maxImportBytes {
 		body.Grow(int(n) + bytes.MinRead) // read once into its size, not grown by doubling
 	}
 	if _, err := body.ReadFrom(c.Request().Body); err != nil {
-		return bodyError(err, errInvalidJSON)
+		return input.BodyError(err, input.ErrInvalidJSON)
 	}
 	doc := body.Bytes()
 	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
 	switch {
 	case errors.Is(err, ErrNotJSON):
-		return errInvalidJSON
+		return input.ErrInvalidJSON
 	case errors.Is(err, ErrNotJSONObject):
-		return errNotJSONObject
+		return input.ErrNotJSONObject
 	case errors.Is(err, store.ErrAccountHasPersons):
 		return errAccountHasPersons
 	case err != nil:
@@ -99,8 +100,8 @@ func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int6
 		return store.ImportCounts{}, ErrNotJSON
 	}
 	now := st.Now()
-	loc := userZone(tz)
-	check := newDocReader(dateOf(now.In(loc)), now.Unix())
+	loc := input.UserZone(tz)
+	check := newDocReader(input.DateOf(now.In(loc)), now.Unix())
 	in, err := check.head(doc)
 	if err != nil {
 		return store.ImportCounts{}, err
@@ -129,7 +130,7 @@ func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int6
 // persons, which are checked and dropped.
 func (r *docReader) head(doc []byte) (store.AccountImport, error) {
 	var in store.AccountImport
-	top := &params{values: map[string]any{}}
+	top := input.NewParams(map[string]any{})
 	err := walk(doc, func(key string, dec *json.Decoder) error {
 		switch key {
 		case "persons":
@@ -148,7 +149,7 @@ func (r *docReader) head(doc []byte) (store.AccountImport, error) {
 			if err := dec.Decode(&v); err != nil {
 				return notJSON(err)
 			}
-			top.values[key] = v
+			top.Set(key, v)
 			return nil
 		}
 		return skip(dec)
@@ -158,22 +159,22 @@ func (r *docReader) head(doc []byte) (store.AccountImport, error) {
 	}
 	// The version first: the rows of a newer format are not this
 	// reader's to judge.
-	version := top.integer("kith_export")
+	version := top.Integer("kith_export")
 	switch {
-	case version == nil && !top.failed("kith_export"):
-		return in, invalid("kith_export", "The kith export field is required: the document is not a Kith export.")
+	case version == nil && !top.Failed("kith_export"):
+		return in, input.Invalid("kith_export", "The kith export field is required: the document is not a Kith export.")
 	case version == nil:
-		return in, &top.errs
+		return in, top.Err()
 	case *version < 1:
-		return in, invalid("kith_export", "The selected kith export is invalid.")
+		return in, input.Invalid("kith_export", "The selected kith export is invalid.")
 	case *version > ExportVersion:
-		return in, invalid("kith_export", fmt.Sprintf("This export is of format %d, newer than this Kith reads (%d and older): "+
+		return in, input.Invalid("kith_export", fmt.Sprintf("This export is of format %d, newer than this Kith reads (%d and older): "+
 			"import it into a newer Kith.", *version, ExportVersion))
 	}
-	in.Timezone, in.Reminders = r.settings(top.values["settings"])
-	in.TaskCategories = r.categoriesOf(top.values["task_categories"])
-	in.Genders = r.gendersOf(top.values["genders"])
-	in.Journals = r.journalsOf(top.values["journals"])
+	in.Timezone, in.Reminders = r.settings(top.Value("settings"))
+	in.TaskCategories = r.categoriesOf(top.Value("task_categories"))
+	in.Genders = r.gendersOf(top.Value("genders"))
+	in.Journals = r.journalsOf(top.Value("journals"))
 	r.checkRefs()
 	if r.count > 0 {
 		return in, &r.errs

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -24,7 +25,7 @@ const (
 type docReader struct {
 	today time.Time // the importing user's date, for the rules that look at today
 	now   int64     // the time of rows that bring none
-	errs  ValidationError
+	errs  input.ValidationError
 	count int // the failures in errs
 	// categories and genders are the document's ids; refs are the rows
 	// that refer to them, each id at its first, checked at the end.
@@ -60,7 +61,7 @@ func (r *docReader) fail(key, msg string) {
 	if r.full() {
 		return
 	}
-	r.errs.add(key, msg)
+	r.errs.Add(key, msg)
 	r.count++
 }
 
@@ -68,28 +69,32 @@ func (r *docReader) full() bool { return r.count >= maxImportErrors }
 
 // obj returns the fields of the object v, the row at where; false, and a
 // failure, when v is no object.
-func (r *docReader) obj(where string, v any) (*params, bool) {
+func (r *docReader) obj(where string, v any) (*input.Params, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		r.fail(where, where+": must be an object.")
 		return nil, false
 	}
-	return &params{values: m}, true
+	return input.NewParams(m), true
 }
 
 // done moves p's failures, the fields of the row at where, into the
 // document's: "persons.3.first_name": "persons.3: The first name field is
 // required."
-func (r *docReader) done(where string, p *params) {
-	for _, f := range p.errs.fields {
-		for _, msg := range p.errs.messages[f] {
+func (r *docReader) done(where string, p *input.Params) {
+	ve, ok := p.Err().(*input.ValidationError)
+	if !ok {
+		return
+	}
+	for _, f := range ve.Fields() {
+		for _, msg := range ve.ByField()[f] {
 			r.fail(where+"."+f, where+": "+msg)
 		}
 	}
 }
 
 // docRows reads the array v, at where, a row at a time.
-func docRows[T any](r *docReader, where string, v any, row func(where string, p *params) T) []T {
+func docRows[T any](r *docReader, where string, v any, row func(where string, p *input.Params) T) []T {
 	if v == nil {
 		return nil
 	}
@@ -110,12 +115,12 @@ func docRows[T any](r *docReader, where string, v any, row func(where string, p 
 }
 
 // times reads a row's created_at and updated_at, now when absent.
-func (r *docReader) times(p *params) (created, updated int64) {
+func (r *docReader) times(p *input.Params) (created, updated int64) {
 	created, updated = r.now, r.now
-	if t := p.timestamp("created_at"); t != nil {
+	if t := p.Timestamp("created_at"); t != nil {
 		created = *t
 	}
-	if t := p.timestamp("updated_at"); t != nil {
+	if t := p.Timestamp("updated_at"); t != nil {
 		updated = *t
 	}
 	return created, updated
@@ -123,16 +128,16 @@ func (r *docReader) times(p *params) (created, updated int64) {
 
 // docID reads the id by which the document refers to a row of its own,
 // 0 for none; seen holds those of the rows before.
-func docID(p *params, seen map[int64]bool) int64 {
-	id := p.integer("id")
+func docID(p *input.Params, seen map[int64]bool) int64 {
+	id := p.Integer("id")
 	switch {
 	case id == nil:
 		return 0
 	case *id < 1:
-		p.fail("id", "The id field must be at least 1.")
+		p.Fail("id", "The id field must be at least 1.")
 		return 0
 	case seen[*id]:
-		p.fail("id", "The id has already been taken.")
+		p.Fail("id", "The id has already been taken.")
 		return 0
 	}
 	seen[*id] = true
@@ -145,7 +150,7 @@ func (r *docReader) checkRefs() {
 	for _, ref := range r.refs {
 		switch {
 		case ref.field == "gender_id" && !r.genders[ref.id]:
-			r.fail(ref.where+".gender_id", ref.where+": "+msgUnknownGender)
+			r.fail(ref.where+".gender_id", ref.where+": "+input.MsgUnknownGender)
 		case ref.field == "task_category_id" && !r.categories[ref.id]:
 			r.fail(ref.where+".task_category_id", ref.where+": The selected task category id is invalid.")
 		}
@@ -162,24 +167,24 @@ func (r *docReader) settings(v any) (string, *store.ReminderSettings) {
 		return "", nil
 	}
 	defer r.done("settings", p)
-	tz := p.text("timezone", 255)
-	if _, ok := zone(derefOr(tz, "UTC")); !ok {
-		p.fail("timezone", "The timezone field must be a valid timezone.")
+	tz := p.Text("timezone", 255)
+	if _, ok := input.Zone(derefOr(tz, "UTC")); !ok {
+		p.Fail("timezone", "The timezone field must be a valid timezone.")
 		tz = nil
 	}
-	if p.values["reminders"] == nil {
+	if p.Value("reminders") == nil {
 		return derefOr(tz, ""), nil
 	}
-	rp, ok := r.obj("settings.reminders", p.values["reminders"])
+	rp, ok := r.obj("settings.reminders", p.Value("reminders"))
 	if !ok {
 		return derefOr(tz, ""), nil
 	}
 	defer r.done("settings.reminders", rp)
-	rs := store.ReminderSettings{SendAt: rp.text("send_at", 5), Days: store.DefaultReminderDays}
-	if rs.SendAt != nil && !ValidSendAt(*rs.SendAt) {
-		rp.fail("send_at", "The send at field must match the format H:i.")
+	rs := store.ReminderSettings{SendAt: rp.Text("send_at", 5), Days: store.DefaultReminderDays}
+	if rs.SendAt != nil && !input.ValidSendAt(*rs.SendAt) {
+		rp.Fail("send_at", "The send at field must match the format H:i.")
 	}
-	if d := rp.between("days", 0, 365); d != nil {
+	if d := rp.Between("days", 0, 365); d != nil {
 		rs.Days = *d
 	}
 	return derefOr(tz, ""), &rs
@@ -193,44 +198,44 @@ func derefOr(s *string, def string) string {
 }
 
 func (r *docReader) categoriesOf(v any) []store.TaskCategory {
-	return docRows(r, "task_categories", v, func(w string, p *params) store.TaskCategory {
+	return docRows(r, "task_categories", v, func(w string, p *input.Params) store.TaskCategory {
 		c := store.TaskCategory{ID: docID(p, r.categories)}
-		c.Name, c.Color = categoryInput(p)
+		c.Name, c.Color = input.Category(p)
 		c.CreatedAt, _ = r.times(p)
-		c.UpdatedAt = p.timestamp("updated_at") // null for a default never changed
+		c.UpdatedAt = p.Timestamp("updated_at") // null for a default never changed
 		return c
 	})
 }
 
 func (r *docReader) gendersOf(v any) []store.Gender {
 	last := int64(0)
-	return docRows(r, "genders", v, func(w string, p *params) store.Gender {
-		g := store.Gender{ID: docID(p, r.genders), Name: p.requiredText("name", 255)}
-		if pos := p.integer("position"); pos != nil {
+	return docRows(r, "genders", v, func(w string, p *input.Params) store.Gender {
+		g := store.Gender{ID: docID(p, r.genders), Name: p.RequiredText("name", 255)}
+		if pos := p.Integer("position"); pos != nil {
 			g.Position = *pos
 		} else {
 			g.Position = last + 1 // after the others, as a new gender goes
 		}
 		last = max(last, g.Position)
 		g.CreatedAt, _ = r.times(p)
-		g.UpdatedAt = p.timestamp("updated_at")
+		g.UpdatedAt = p.Timestamp("updated_at")
 		return g
 	})
 }
 
 func (r *docReader) journalsOf(v any) []store.JournalRecord {
-	return docRows(r, "journals", v, func(w string, p *params) store.JournalRecord {
-		j := store.JournalRecord{Journal: store.Journal{Name: p.requiredText("name", 255)}}
+	return docRows(r, "journals", v, func(w string, p *input.Params) store.JournalRecord {
+		j := store.JournalRecord{Journal: store.Journal{Name: p.RequiredText("name", 255)}}
 		j.CreatedAt, j.UpdatedAt = r.times(p)
 		days := map[[3]int]bool{}
-		j.Entries = docRows(r, w+".entries", p.values["entries"], func(w string, p *params) store.Entry {
-			y, m, d := p.between("year", 1, 9999), p.between("month", 1, 12), p.between("day", 1, 31)
+		j.Entries = docRows(r, w+".entries", p.Value("entries"), func(w string, p *input.Params) store.Entry {
+			y, m, d := p.Between("year", 1, 9999), p.Between("month", 1, 12), p.Between("day", 1, 31)
 			for _, f := range []struct {
 				key string
 				v   *int64
 			}{{"year", y}, {"month", m}, {"day", d}} {
-				if f.v == nil && !p.failed(f.key) {
-					p.fail(f.key, "The "+f.key+" field is required.")
+				if f.v == nil && !p.Failed(f.key) {
+					p.Fail(f.key, "The "+f.key+" field is required.")
 				}
 			}
 			var en store.Entry
@@ -239,9 +244,9 @@ func (r *docReader) journalsOf(v any) []store.JournalRecord {
 				date := [3]int{en.Year, en.Month, en.Day}
 				switch {
 				case !store.ValidDate(en.Year, en.Month, en.Day):
-					p.fail("day", "The day field must be a valid day of the month.")
+					p.Fail("day", "The day field must be a valid day of the month.")
 				case days[date]:
-					p.fail("day", "The journal has an entry for this date already.")
+					p.Fail("day", "The journal has an entry for this date already.")
 				}
 				days[date] = true
 			}
@@ -259,7 +264,7 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 	if !ok {
 		return rec
 	}
-	in := personInput(p)
+	in := input.Person(p)
 	rec.Person = store.Person{FirstName: in.FirstName, LastName: in.LastName, MiddleName: in.MiddleName,
 		Nickname: in.Nickname, MaidenName: in.MaidenName, Prefix: in.Prefix, Suffix: in.Suffix, HowWeMet: in.HowWeMet,
 		MaritalStatus: in.MaritalStatus, KidsStatus: in.KidsStatus, CanBeDeleted: in.CanBeDeleted, IsListed: in.IsListed}
@@ -267,22 +272,22 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		rec.Gender = &store.GenderRef{ID: *in.GenderID}
 		r.refer("gender_id", *in.GenderID, where)
 	}
-	if rec.UID = p.text("uid", maxUID); rec.UID != nil {
+	if rec.UID = p.Text("uid", maxUID); rec.UID != nil {
 		if r.uids[*rec.UID] {
-			p.fail("uid", "The uid has already been taken.")
+			p.Fail("uid", "The uid has already been taken.")
 		}
 		r.uids[*rec.UID] = true
 	}
-	rec.VCardExtra = p.textFrom(p.raw, "vcard_extra", maxVCardExtra, paragraphs) // kept as it is, line breaks and all
+	rec.VCardExtra = p.Verbatim("vcard_extra", maxVCardExtra) // kept as it is, line breaks and all
 	rec.CreatedAt, rec.UpdatedAt = r.times(p)
 	r.done(where, p)
 
-	rec.Age = r.age(where+".age", p.values["age"])
-	rec.Appearance = r.appearance(where+".physical_appearance", p.values["physical_appearance"])
-	rec.StayInTouch = r.cadence(where+".stay_in_touch", p.values["stay_in_touch"])
+	rec.Age = r.age(where+".age", p.Value("age"))
+	rec.Appearance = r.appearance(where+".physical_appearance", p.Value("physical_appearance"))
+	rec.StayInTouch = r.cadence(where+".stay_in_touch", p.Value("stay_in_touch"))
 	positions := map[string]int64{} // the last of each kind so far
-	rec.ContactDetails = docRows(r, where+".contact_details", p.values["contact_details"], func(w string, p *params) store.ContactDetail {
-		in := contactDetailInput(p)
+	rec.ContactDetails = docRows(r, where+".contact_details", p.Value("contact_details"), func(w string, p *input.Params) store.ContactDetail {
+		in := input.ContactDetail(p)
 		d := store.ContactDetail{Kind: in.Kind, Label: in.Label, Value: in.Value, Network: in.Network, Street: in.Street,
 			City: in.City, PostalCode: in.PostalCode, Region: in.Region, Country: in.Country}
 		if in.Position != nil {
@@ -294,35 +299,35 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		d.CreatedAt, d.UpdatedAt = r.times(p)
 		return d
 	})
-	rec.ImportantDates = docRows(r, where+".important_dates", p.values["important_dates"], func(w string, p *params) store.ImportantDate {
-		in := importantDateInput(p)
+	rec.ImportantDates = docRows(r, where+".important_dates", p.Value("important_dates"), func(w string, p *input.Params) store.ImportantDate {
+		in := input.ImportantDate(p)
 		d := store.ImportantDate{Label: in.Label, Year: in.Year, Month: in.Month, Day: in.Day, RemindYearly: in.RemindYearly}
 		d.CreatedAt, d.UpdatedAt = r.times(p)
 		return d
 	})
-	rec.Notes = docRows(r, where+".notes", p.values["notes"], func(w string, p *params) store.Note {
-		n := store.Note{Content: noteContent(p)}
+	rec.Notes = docRows(r, where+".notes", p.Value("notes"), func(w string, p *input.Params) store.Note {
+		n := store.Note{Content: input.Note(p)}
 		n.CreatedAt, n.UpdatedAt = r.times(p)
 		return n
 	})
-	rec.Gifts = docRows(r, where+".gifts", p.values["gifts"], func(w string, p *params) store.Gift {
-		in := giftInput(p)
+	rec.Gifts = docRows(r, where+".gifts", p.Value("gifts"), func(w string, p *input.Params) store.Gift {
+		in := input.Gift(p)
 		g := store.Gift{Name: in.Name, Occasion: in.Occasion, URL: in.URL, Status: in.Status, GiftedAt: in.GiftedAt}
 		g.CreatedAt, g.UpdatedAt = r.times(p)
 		return g
 	})
-	rec.LifeEvents = docRows(r, where+".life_events", p.values["life_events"], func(w string, p *params) store.LifeEvent {
-		in := lifeEventInput(p)
+	rec.LifeEvents = docRows(r, where+".life_events", p.Value("life_events"), func(w string, p *input.Params) store.LifeEvent {
+		in := input.LifeEvent(p)
 		ev := store.LifeEvent{Description: in.Description, Comment: in.Comment, Icon: in.Icon, BgColor: in.BgColor,
 			TextColor: in.TextColor, HappenedAt: in.HappenedAt, ShouldBeReminded: in.ShouldBeReminded}
 		ev.CreatedAt, ev.UpdatedAt = r.times(p)
 		return ev
 	})
 	active := false
-	rec.WorkHistory = docRows(r, where+".work_history", p.values["work_history"], func(w string, p *params) store.WorkEntry {
-		in := workEntryInput(p)
+	rec.WorkHistory = docRows(r, where+".work_history", p.Value("work_history"), func(w string, p *input.Params) store.WorkEntry {
+		in := input.WorkEntry(p)
 		if in.Active && active {
-			p.fail("active", "Only one job of a person may be active.")
+			p.Fail("active", "Only one job of a person may be active.")
 		}
 		active = active || in.Active
 		e := store.WorkEntry{JobTitle: in.JobTitle, CompanyName: in.CompanyName, EstimatedSalary: in.EstimatedSalary,
@@ -330,10 +335,10 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		e.CreatedAt, e.UpdatedAt = r.times(p)
 		return e
 	})
-	rec.Tasks = docRows(r, where+".tasks", p.values["tasks"], func(w string, p *params) store.Task {
-		in := taskInput(p)
-		t := store.Task{Name: in.Name, DueAt: in.DueAt, CompletedAt: p.timestamp("completed_at")}
-		if b := p.boolean("is_completed"); b != nil {
+	rec.Tasks = docRows(r, where+".tasks", p.Value("tasks"), func(w string, p *input.Params) store.Task {
+		in := input.Task(p)
+		t := store.Task{Name: in.Name, DueAt: in.DueAt, CompletedAt: p.Timestamp("completed_at")}
+		if b := p.Boolean("is_completed"); b != nil {
 			t.IsCompleted = *b
 		}
 		if in.CategoryID != nil && *in.CategoryID > 0 {
@@ -343,8 +348,8 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		t.CreatedAt, t.UpdatedAt = r.times(p)
 		return t
 	})
-	rec.Interactions = docRows(r, where+".interactions", p.values["interactions"], func(w string, p *params) store.Interaction {
-		in := interactionInput(p, r.today)
+	rec.Interactions = docRows(r, where+".interactions", p.Value("interactions"), func(w string, p *input.Params) store.Interaction {
+		in := input.Interaction(p, r.today)
 		i := store.Interaction{HappenedOn: in.HappenedOn, Kind: in.Kind, Note: in.Note}
 		i.CreatedAt, i.UpdatedAt = r.times(p)
 		return i
@@ -363,30 +368,30 @@ func (r *docReader) age(where string, v any) store.Age {
 		return store.Age{}
 	}
 	defer r.done(where, p)
-	kind := p.oneOf("age_type", []string{"exact", "estimated", "bracket"}, "")
-	if kind == "" && !p.failed("age_type") {
-		p.fail("age_type", "The age type field is required.")
+	kind := p.OneOf("age_type", []string{"exact", "estimated", "bracket"}, "")
+	if kind == "" && !p.Failed("age_type") {
+		p.Fail("age_type", "The age type field is required.")
 	}
 	a := store.Age{Type: &kind}
 	switch kind {
 	case "":
 		return store.Age{}
 	case "exact":
-		a.Year, a.Month, a.Day = exactAge(p, r.today)
+		a.Year, a.Month, a.Day = input.ExactAge(p, r.today)
 	case "estimated":
-		a.Estimated = p.between("estimated_age", 0, 150)
-		requiredWhen(p, "estimated_age", a.Estimated, kind)
-		a.EstimatedAt = p.timestamp("estimated_at")
+		a.Estimated = p.Between("estimated_age", 0, 150)
+		input.RequiredWhen(p, "estimated_age", a.Estimated, kind)
+		a.EstimatedAt = p.Timestamp("estimated_at")
 		if a.EstimatedAt == nil {
 			now := r.now
 			a.EstimatedAt = &now
 		}
 	case "bracket":
-		a.Bracket = bracket(p)
-		requiredWhen(p, "age_bracket", a.Bracket, kind)
+		a.Bracket = input.Bracket(p)
+		input.RequiredWhen(p, "age_bracket", a.Bracket, kind)
 	}
 	remind := false
-	if b := p.boolean("add_yearly_reminder"); b != nil {
+	if b := p.Boolean("add_yearly_reminder"); b != nil {
 		remind = *b
 	}
 	a.YearlyReminder = &remind
@@ -404,7 +409,7 @@ func (r *docReader) appearance(where string, v any) []*string {
 		return out
 	}
 	for i, f := range store.AppearanceFields {
-		out[i] = p.text(f, 255)
+		out[i] = p.Text(f, 255)
 	}
 	r.done(where, p)
 	return out
@@ -422,14 +427,14 @@ func (r *docReader) cadence(where string, v any) *store.Cadence {
 	}
 	defer r.done(where, p)
 	c := store.Cadence{SinceOn: r.today.Format(time.DateOnly)}
-	if every := p.between("every_days", 1, 3650); every != nil {
+	if every := p.Between("every_days", 1, 3650); every != nil {
 		c.EveryDays = *every
-	} else if !p.failed("every_days") {
-		p.fail("every_days", "The every days field is required.")
+	} else if !p.Failed("every_days") {
+		p.Fail("every_days", "The every days field is required.")
 	}
-	if on := p.date("since_on"); on != nil {
+	if on := p.Date("since_on"); on != nil {
 		if on.Year() < 1 {
-			p.fail("since_on", "The since on field must be a date after or equal to 0001-01-01.")
+			p.Fail("since_on", "The since on field must be a date after or equal to 0001-01-01.")
 		}
 		c.SinceOn = on.Format(time.DateOnly)
 	}

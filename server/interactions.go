@@ -3,15 +3,12 @@ package server
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
-
-// maxInteractionNote is the longest note an interaction takes.
-const maxInteractionNote = 2000
 
 type interactionJSON struct {
 	ID         int64   `json:"id"`
@@ -28,45 +25,18 @@ func interactionOut(in *store.Interaction) interactionJSON {
 		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 }
 
-// interactionInput reads the fields of an interaction, the same on create
-// and on update, which replaces. happened_on may be as late as tomorrow in
-// the user's time zone (today somewhere else), not later: an interaction
-// yet to come would put off the day the person is due.
-func interactionInput(p *params, today time.Time) store.InteractionInput {
-	in := store.InteractionInput{
-		Kind: p.oneOf("kind", store.InteractionKinds, ""),
-		Note: p.longText("note", maxInteractionNote),
-	}
-	if in.Kind == "" && !p.failed("kind") {
-		p.fail("kind", "The kind field is required.")
-	}
-	on := p.date("happened_on")
-	switch {
-	case on == nil && !p.failed("happened_on"):
-		p.fail("happened_on", "The happened on field is required.")
-	case on == nil:
-	case on.Year() < 1:
-		p.fail("happened_on", "The happened on field must be a date after or equal to 0001-01-01.")
-	case on.After(today.AddDate(0, 0, 1)):
-		p.fail("happened_on", "The happened on field must be a date before or equal to tomorrow.")
-	default:
-		in.HappenedOn = on.Format(time.DateOnly)
-	}
-	return in
-}
-
 func (s *Server) handleInteractionList(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	page, perPage := readPage(p)
-	ctx, acct := c.Request().Context(), account(c)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+	ctx, acct := c.Request().Context(), input.Account(c)
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	list, total, err := s.store.Interactions(ctx, acct, personID, perPage, pageOffset(page, perPage))
@@ -78,15 +48,15 @@ func (s *Server) handleInteractionList(c echo.Context) error {
 		out[i] = interactionOut(&list[i])
 	}
 	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/interactions"
-	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.Sent("per_page")))
 }
 
 // interactions serves the interactions of a person (see child).
 var interactions = child[store.Interaction, store.InteractionInput]{
 	param: "interaction", notFound: store.ErrInteractionNotFound,
-	input: func(s *Server, c echo.Context, p *params) store.InteractionInput {
+	input: func(s *Server, c echo.Context, p *input.Params) store.InteractionInput {
 		today, _ := s.userDay(c)
-		return interactionInput(p, today)
+		return input.Interaction(p, today)
 	},
 	out:    func(v *store.Interaction) any { return interactionOut(v) },
 	get:    (*store.Store).Interaction,

@@ -9,12 +9,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
 var (
-	errUserJoined        = &apiError{http.StatusConflict, "This user has already joined the account."}
-	errInvalidInvitation = &apiError{http.StatusForbidden, "This invitation link is invalid or has expired."}
+	errUserJoined        = &input.Error{Status: http.StatusConflict, Message: "This user has already joined the account."}
+	errInvalidInvitation = &input.Error{Status: http.StatusForbidden, Message: "This invitation link is invalid or has expired."}
 )
 
 // invitedUser is the answer to an invitation, without a data envelope, as
@@ -30,22 +31,22 @@ func invitedJSON(u store.User) invitedUser { return invitedUser{u.ID, "user", u.
 // handleUserInvite creates an invited user in the caller's account and
 // sends them the invitation.
 func (s *Server) handleUserInvite(c echo.Context) error {
-	sess, _ := session(c)
-	p, err := readParams(c)
+	sess, _ := input.Session(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	in := store.Invitee{
-		Email:     p.email("email", 255),
-		FirstName: p.requiredText("first_name", 255),
-		LastName:  p.requiredText("last_name", 255),
+		Email:     p.Email("email", 255),
+		FirstName: p.RequiredText("first_name", 255),
+		LastName:  p.RequiredText("last_name", 255),
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return err
 	}
 	inv, err := s.store.InviteUser(c.Request().Context(), sess.UserID, in)
 	if errors.Is(err, store.ErrEmailTaken) {
-		return invalid("email", "The email has already been taken.")
+		return input.Invalid("email", "The email has already been taken.")
 	}
 	if err != nil {
 		return err
@@ -59,8 +60,8 @@ func (s *Server) handleUserInvite(c echo.Context) error {
 // invited user per window, so that the route cannot flood an address.
 func (s *Server) handleInvitationResend(c echo.Context) error {
 	ctx := c.Request().Context()
-	sess, _ := session(c)
-	id, err := pathID(c, "user", store.ErrUserNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "user", store.ErrUserNotFound)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func (s *Server) handleInvitationResend(c echo.Context) error {
 	}
 	if wait, blocked := s.resends.Blocked(invitationBudget(id)); blocked {
 		setRetryAfter(c, wait)
-		return errTooManyAttempts
+		return input.ErrTooManyAttempts
 	}
 	inv, err := s.store.Reinvite(ctx, sess.UserID, id)
 	if errors.Is(err, store.ErrUserJoined) {
@@ -93,15 +94,15 @@ func (s *Server) handleInvitationResend(c echo.Context) error {
 // handleInvitationAccept spends an invitation link: its user chooses a
 // password and has joined. It needs no key: the link's secret is the proof.
 func (s *Server) handleInvitationAccept(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	// Any text, as long as a body may be: a wrong token, whatever its
 	// length or characters, is the 403 below, not a 422.
-	token := p.password("token", maxBodyBytes)
-	password := p.newPassword("password")
-	if err := p.err(); err != nil {
+	token := p.Password("token", input.MaxBodyBytes)
+	password := p.NewPassword("password")
+	if err := p.Err(); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -111,7 +112,7 @@ func (s *Server) handleInvitationAccept(c echo.Context) error {
 	switch {
 	case errors.Is(err, errChecksBusy):
 		setRetryAfter(c, s.checkWait)
-		return errTooManyAttempts
+		return input.ErrTooManyAttempts
 	case errors.Is(err, store.ErrInvitationInvalid):
 		return errInvalidInvitation
 	case err != nil:

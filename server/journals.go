@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -27,7 +28,7 @@ func journalResponse(c echo.Context, status int, j store.Journal) error {
 }
 
 func (s *Server) handleJournalList(c echo.Context) error {
-	js, err := s.store.Journals(c.Request().Context(), account(c))
+	js, err := s.store.Journals(c.Request().Context(), input.Account(c))
 	if err != nil {
 		return err
 	}
@@ -39,11 +40,11 @@ func (s *Server) handleJournalList(c echo.Context) error {
 }
 
 func (s *Server) handleJournalShow(c echo.Context) error {
-	id, err := pathID(c, "journal", store.ErrJournalNotFound)
+	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return err
 	}
-	j, err := s.store.Journal(c.Request().Context(), account(c), id)
+	j, err := s.store.Journal(c.Request().Context(), input.Account(c), id)
 	if err != nil {
 		return err
 	}
@@ -52,20 +53,20 @@ func (s *Server) handleJournalShow(c echo.Context) error {
 
 // journalName reads a journal's name, the one field of its create and
 // rename, by the API and the web app alike.
-func journalName(p *params) string {
-	return p.requiredText("name", 255)
+func journalName(p *input.Params) string {
+	return p.RequiredText("name", 255)
 }
 
 func (s *Server) handleJournalCreate(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	name := journalName(p)
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return err
 	}
-	j, err := s.store.CreateJournal(c.Request().Context(), account(c), name)
+	j, err := s.store.CreateJournal(c.Request().Context(), input.Account(c), name)
 	if err != nil {
 		return err
 	}
@@ -73,17 +74,17 @@ func (s *Server) handleJournalCreate(c echo.Context) error {
 }
 
 func (s *Server) handleJournalUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	id, err := pathID(c, "journal", store.ErrJournalNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	name := journalName(p)
-	if err := validated(p, func() error { _, err := s.store.Journal(ctx, acct, id); return err }); err != nil {
+	if err := input.Validated(p, func() error { _, err := s.store.Journal(ctx, acct, id); return err }); err != nil {
 		return err
 	}
 	j, err := s.store.UpdateJournal(ctx, acct, id, name)
@@ -95,11 +96,11 @@ func (s *Server) handleJournalUpdate(c echo.Context) error {
 
 // handleJournalDelete deletes a journal with its entries.
 func (s *Server) handleJournalDelete(c echo.Context) error {
-	id, err := pathID(c, "journal", store.ErrJournalNotFound)
+	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteJournal(c.Request().Context(), account(c), id); err != nil {
+	if err := s.store.DeleteJournal(c.Request().Context(), input.Account(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -120,11 +121,11 @@ type entryJSON struct {
 // (200). A date that does not exist is 404, never a validation error: the
 // path names no row.
 func (s *Server) handleEntryByDate(c echo.Context) error {
-	id, err := pathID(c, "journal", store.ErrJournalNotFound)
+	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return err
 	}
-	en, created, err := s.store.JournalEntry(c.Request().Context(), account(c), id,
+	en, created, err := s.store.JournalEntry(c.Request().Context(), input.Account(c), id,
 		dateNumber(c.Param("year")), dateNumber(c.Param("month")), dateNumber(c.Param("day")))
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func sendJSON(c echo.Context, fill func(*jsonBuffer) error) error {
 	return err
 }
 
-// Deserialize is unused: parameters are read by readParams.
+// Deserialize is unused: parameters are read by input.ReadParams.
 func (jsonSerializer) Deserialize(c echo.Context, v any) error {
 	return json.NewDecoder(c.Request().Body).Decode(v)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -43,7 +44,7 @@ func (s *Server) keyJSON(c echo.Context, k store.APIKey, token *string) keyResou
 }
 
 func (s *Server) handleKeyList(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	keys, err := s.store.APIKeys(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
@@ -56,8 +57,8 @@ func (s *Server) handleKeyList(c echo.Context) error {
 }
 
 func (s *Server) handleKeyShow(c echo.Context) error {
-	sess, _ := session(c)
-	id, err := pathID(c, "id", store.ErrAPIKeyNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "id", store.ErrAPIKeyNotFound)
 	if err != nil {
 		return err
 	}
@@ -69,13 +70,13 @@ func (s *Server) handleKeyShow(c echo.Context) error {
 }
 
 func (s *Server) handleKeyCreate(c echo.Context) error {
-	sess, _ := session(c)
-	p, err := readParams(c)
+	sess, _ := input.Session(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	label := p.requiredText("label", 255)
-	if err := p.err(); err != nil {
+	label := p.RequiredText("label", 255)
+	if err := p.Err(); err != nil {
 		return err
 	}
 	k, token, err := s.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
@@ -87,8 +88,8 @@ func (s *Server) handleKeyCreate(c echo.Context) error {
 
 // handleKeyDelete revokes one of the user's keys, the one in use included.
 func (s *Server) handleKeyDelete(c echo.Context) error {
-	sess, _ := session(c)
-	id, err := pathID(c, "id", store.ErrAPIKeyNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "id", store.ErrAPIKeyNotFound)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -30,33 +31,12 @@ func lifeEventOut(ev *store.LifeEvent) lifeEventJSON {
 	}
 }
 
-// lifeEventInput reads the fields of a life event, the same on create and
-// on update, which replaces: what is not sent is cleared.
-func lifeEventInput(p *params) store.LifeEventInput {
-	in := store.LifeEventInput{
-		Description: p.requiredText("description", 255),
-		Comment:     p.text("comment", 255),
-		Icon:        p.text("icon", 255),
-		BgColor:     p.text("bg_color", 255),
-		TextColor:   p.text("text_color", 255),
-	}
-	if at := p.timestamp("happened_at"); at != nil {
-		in.HappenedAt = *at
-	} else if !p.failed("happened_at") {
-		p.fail("happened_at", "The happened at field is required.")
-	}
-	if b := p.boolean("should_be_reminded"); b != nil {
-		in.ShouldBeReminded = *b
-	}
-	return in
-}
-
 func (s *Server) handleLifeEventList(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	events, err := s.store.LifeEvents(c.Request().Context(), account(c), personID)
+	events, err := s.store.LifeEvents(c.Request().Context(), input.Account(c), personID)
 	if err != nil {
 		return err
 	}
@@ -70,7 +50,7 @@ func (s *Server) handleLifeEventList(c echo.Context) error {
 // lifeEvents serves the events of a person (see child).
 var lifeEvents = child[store.LifeEvent, store.LifeEventInput]{
 	param: "event", notFound: store.ErrLifeEventNotFound,
-	input:  func(s *Server, c echo.Context, p *params) store.LifeEventInput { return lifeEventInput(p) },
+	input:  func(s *Server, c echo.Context, p *input.Params) store.LifeEventInput { return input.LifeEvent(p) },
 	out:    func(v *store.LifeEvent) any { return lifeEventOut(v) },
 	get:    (*store.Store).LifeEvent,
 	create: (*store.Store).CreateLifeEvent,

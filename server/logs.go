@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -42,18 +43,18 @@ func (s *Server) logJSON(c echo.Context, l *store.Log) logResource {
 
 // handleLogList answers the user's own log entries, newest first.
 func (s *Server) handleLogList(c echo.Context) error {
-	sess, _ := session(c)
-	p, err := readParams(c)
+	sess, _ := input.Session(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	page := int64(1)
-	if n := p.integer("page"); n != nil && *n < 1 {
-		p.fail("page", "The page field must be at least 1.")
+	if n := p.Integer("page"); n != nil && *n < 1 {
+		p.Fail("page", "The page field must be at least 1.")
 	} else if n != nil {
 		page = *n
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return err
 	}
 	logs, total, err := s.store.Logs(c.Request().Context(), sess.UserID, logsPerPage, pageOffset(page, logsPerPage))
@@ -69,8 +70,8 @@ func (s *Server) handleLogList(c echo.Context) error {
 
 // handleLogShow answers one of the user's own log entries.
 func (s *Server) handleLogShow(c echo.Context) error {
-	sess, _ := session(c)
-	id, err := pathID(c, "log", store.ErrLogNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "log", store.ErrLogNotFound)
 	if err != nil {
 		return err
 	}

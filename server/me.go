@@ -4,10 +4,10 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -54,7 +54,7 @@ func (s *Server) timezoneJSON(c echo.Context, tz string) dataBody[timezoneResour
 }
 
 func (s *Server) handleMeShow(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	u, err := s.store.User(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func (s *Server) handleMeShow(c echo.Context) error {
 
 // handleMeUpdate replaces the profile: an omitted optional field is cleared.
 func (s *Server) handleMeUpdate(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
@@ -75,38 +75,19 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 	return c.JSON(http.StatusOK, s.userJSON(c, u))
 }
 
-// profileInput reads a profile, as PUT /api/me and the settings page
-// take it; today, the user's date, is the latest birth date.
-func profileInput(p *params, today time.Time) store.Profile {
-	prof := store.Profile{
-		FirstName: p.requiredText("first_name", 255),
-		LastName:  p.requiredText("last_name", 255),
-		Nickname:  p.text("nickname", 255),
-		Email:     p.email("email", 255),
-	}
-	if born := p.date("born_at"); born != nil {
-		if born.After(today) {
-			p.fail("born_at", "The born at field must be a date before or equal to today.")
-		}
-		unix := born.Unix()
-		prof.BornAt = &unix
-	}
-	return prof
-}
-
 // updateProfile replaces the signed-in user's profile with p's, mailing
 // a verification link when the email changed. A bad profile is a
 // *ValidationError.
-func (s *Server) updateProfile(c echo.Context, p *params) (store.User, error) {
-	sess, _ := session(c)
+func (s *Server) updateProfile(c echo.Context, p *input.Params) (store.User, error) {
+	sess, _ := input.Session(c)
 	today, _ := s.userDay(c)
-	prof := profileInput(p, today)
-	if err := p.err(); err != nil {
+	prof := input.Profile(p, today)
+	if err := p.Err(); err != nil {
 		return store.User{}, err
 	}
 	u, secret, err := s.store.UpdateProfile(c.Request().Context(), sess.UserID, prof)
 	if errors.Is(err, store.ErrEmailTaken) {
-		return store.User{}, invalid("email", "The email has already been taken.")
+		return store.User{}, input.Invalid("email", "The email has already been taken.")
 	}
 	if err != nil {
 		return store.User{}, err
@@ -118,18 +99,18 @@ func (s *Server) updateProfile(c echo.Context, p *params) (store.User, error) {
 }
 
 func (s *Server) handleTimezoneShow(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	return c.JSON(http.StatusOK, s.timezoneJSON(c, sess.Timezone))
 }
 
 func (s *Server) handleTimezoneUpdate(c echo.Context) error {
-	sess, _ := session(c)
-	p, err := readParams(c)
+	sess, _ := input.Session(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	tz := timezoneInput(p)
-	if err := p.err(); err != nil {
+	tz := input.Timezone(p)
+	if err := p.Err(); err != nil {
 		return err
 	}
 	u, err := s.store.SetTimezone(c.Request().Context(), sess.UserID, tz)
@@ -137,14 +118,4 @@ func (s *Server) handleTimezoneUpdate(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.timezoneJSON(c, u.Timezone))
-}
-
-// timezoneInput reads a time zone, an IANA name, as PUT /api/me/timezone
-// and the settings page take it.
-func timezoneInput(p *params) string {
-	tz := p.requiredText("timezone", 255)
-	if _, ok := zone(tz); tz != "" && !ok {
-		p.fail("timezone", "The timezone field must be a valid timezone.")
-	}
-	return tz
 }

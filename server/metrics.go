@@ -10,6 +10,7 @@ import (
 
 	"github.com/VictoriaMetrics/metrics"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -80,7 +81,7 @@ func newServerMetrics(st *store.Store) *serverMetrics {
 		m.loginFailures[via] = set.NewCounter(`kith_login_failures_total{via="` + via + `"}`)
 		m.loginThrottled[via] = set.NewCounter(`kith_login_throttled_total{via="` + via + `"}`)
 	}
-	for _, kind := range channelKinds {
+	for _, kind := range input.ChannelKinds {
 		m.remindersSent[kind] = set.NewCounter(`kith_reminders_sent_total{kind="` + kind + `"}`)
 		m.remindersFail[kind] = set.NewCounter(`kith_reminders_failed_total{kind="` + kind + `"}`)
 	}

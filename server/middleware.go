@@ -14,12 +14,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/rate"
+	"kith/server/input"
 	"kith/store"
 )
 
 const (
 	ctxRequestID = "request_id"
-	ctxSession   = "session"
 	// ctxRateResult is the rate limit's answer when authenticate got it
 	// with the key (SharedLimiter), for limitRate to use.
 	ctxRateResult = "rate result"
@@ -77,7 +77,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if res.Status >= 500 {
 			ev = s.log.Warn()
 		}
-		if sess, ok := session(c); ok {
+		if sess, ok := input.Session(c); ok {
 			ev = ev.Int64("user_id", sess.UserID)
 		}
 		ev.Str("request_id", requestID(c)).
@@ -183,11 +183,11 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bodyLimits are the routes that read more than maxBodyBytes.
+// bodyLimits are the routes that read more than input.MaxBodyBytes.
 var bodyLimits = map[string]int64{"/api/import": maxImportBytes, "/api/import/vcard": maxVCardImportBytes,
 	"/settings/import": maxImportBytes, "/settings/import/vcard": maxVCardImportBytes}
 
-// limitBody refuses bodies over maxBodyBytes, or the route's own limit:
+// limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.
 // The route is known here: echo routes before it runs this.
 func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
@@ -195,10 +195,10 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		limit, ok := bodyLimits[c.Path()]
 		if !ok {
-			limit = maxBodyBytes
+			limit = input.MaxBodyBytes
 		}
 		if r.ContentLength > limit {
-			return errBodyTooLarge
+			return input.ErrBodyTooLarge
 		}
 		r.Body = http.MaxBytesReader(c.Response().Writer, r.Body, limit)
 		return next(c)
@@ -227,7 +227,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		c.Set(ctxSession, sess)
+		input.SetSession(c, sess)
 		// The store logs the writes of this request as the user's.
 		c.SetRequest(c.Request().WithContext(store.WithActor(ctx, sess.UserID)))
 		if s.store.NeedsTouch(sess) {
@@ -275,18 +275,13 @@ func bearer(r *http.Request) (string, bool) {
 	return token, token != ""
 }
 
-func session(c echo.Context) (store.Session, bool) {
-	sess, ok := c.Get(ctxSession).(store.Session)
-	return sess, ok
-}
-
 // requireUser answers 401 unless the request carries a valid key, and 403
 // while the key's user has an unverified email.
 func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		sess, ok := session(c)
+		sess, ok := input.Session(c)
 		if !ok {
-			return errUnauthenticated
+			return input.ErrUnauthenticated
 		}
 		if !sess.Verified {
 			return errUnverified
@@ -299,8 +294,8 @@ func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 // or not: for the routes an unverified user still needs.
 func requireKey(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if _, ok := session(c); !ok {
-			return errUnauthenticated
+		if _, ok := input.Session(c); !ok {
+			return input.ErrUnauthenticated
 		}
 		return next(c)
 	}
@@ -314,7 +309,7 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		key := "ip:" + clientKey(c.RealIP())
-		if sess, ok := session(c); ok {
+		if sess, ok := input.Session(c); ok {
 			key = "user:" + strconv.FormatInt(sess.UserID, 10)
 		}
 		res, ok := c.Get(ctxRateResult).(rate.Result)
@@ -328,7 +323,7 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 			s.metrics.rateLimited.Inc()
 			setRetryAfter(c, res.RetryAfter)
 			h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
-			return errTooManyAttempts
+			return input.ErrTooManyAttempts
 		}
 		return next(c)
 	}

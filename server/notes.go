@@ -6,12 +6,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
-
-// maxNote is the longest note: PeopleOS's web app takes 20 000 characters
-// (its API stops at 255, which would refuse what the web app wrote).
-const maxNote = 20000
 
 type noteJSON struct {
 	ID        int64  `json:"id"`
@@ -25,23 +22,18 @@ func noteOut(n store.Note) noteJSON {
 	return noteJSON{ID: n.ID, Object: "note", Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
 }
 
-// noteContent reads the required content, trimmed, line breaks kept.
-func noteContent(p *params) string {
-	return p.require("content", p.longText("content", maxNote))
-}
-
 func (s *Server) handleNoteList(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	page, perPage := readPage(p)
-	ctx, acct := c.Request().Context(), account(c)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+	ctx, acct := c.Request().Context(), input.Account(c)
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	notes, total, err := s.store.Notes(ctx, acct, personID, perPage, pageOffset(page, perPage))
@@ -53,13 +45,13 @@ func (s *Server) handleNoteList(c echo.Context) error {
 		out[i] = noteOut(n)
 	}
 	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/notes"
-	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.Sent("per_page")))
 }
 
 // notes serves the notes of a person (see child).
 var notes = child[store.Note, string]{
 	param: "note", notFound: store.ErrNoteNotFound,
-	input:  func(s *Server, c echo.Context, p *params) string { return noteContent(p) },
+	input:  func(s *Server, c echo.Context, p *input.Params) string { return input.Note(p) },
 	out:    func(v *store.Note) any { return noteOut(*v) },
 	get:    (*store.Store).Note,
 	create: (*store.Store).CreateNote,

@@ -4,18 +4,20 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+
+	"kith/server/input"
 )
 
 // readPage reads page (from 1) and per_page (1 to 100, 15 unless sent),
 // recording their failures on p.
-func readPage(p *params) (page, perPage int64) {
+func readPage(p *input.Params) (page, perPage int64) {
 	page, perPage = 1, 15
-	if n := p.integer("page"); n != nil && *n < 1 {
-		p.fail("page", "The page field must be at least 1.")
+	if n := p.Integer("page"); n != nil && *n < 1 {
+		p.Fail("page", "The page field must be at least 1.")
 	} else if n != nil {
 		page = *n
 	}
-	if n := p.between("per_page", 1, 100); n != nil {
+	if n := p.Between("per_page", 1, 100); n != nil {
 		perPage = *n
 	}
 	return page, perPage

@@ -3,8 +3,13 @@ package server
 import (
 	"encoding/json"
 	"math"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/input"
 )
 
 // TestPageOf holds the links and meta of a page to Laravel's paginator at
@@ -92,13 +97,13 @@ func TestReadPage(t *testing.T) {
 		{"both failing report both, page first", "page=0&per_page=500", 1, 15, "The page field must be at least 1. (and 1 more error)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := mustParams(t, "GET", "/api/persons?"+tc.query, "", "")
+			p := queryParams(t, tc.query)
 			page, perPage := readPage(p)
 			if page != tc.page || perPage != tc.perPage {
 				t.Errorf("page %d per_page %d, want %d %d", page, perPage, tc.page, tc.perPage)
 			}
 			gotErr := ""
-			if err := p.err(); err != nil {
+			if err := p.Err(); err != nil {
 				gotErr = err.Error()
 			}
 			if gotErr != tc.wantErr {
@@ -106,4 +111,15 @@ func TestReadPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// queryParams reads a query string's parameters as a handler would.
+func queryParams(t *testing.T, query string) *input.Params {
+	t.Helper()
+	r := httptest.NewRequest("GET", "/api/persons?"+query, nil)
+	p, err := input.ReadParams(echo.New().NewContext(r, httptest.NewRecorder()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -8,14 +8,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
-var (
-	errPersonProtected = &apiError{http.StatusForbidden, "This person cannot be deleted."}
-	maritalStatuses    = []string{"unknown", "single", "couple"}
-	kidsStatuses       = []string{"unknown", "no_kids", "maybe_kids", "has_kids"}
-)
+var errPersonProtected = &input.Error{Status: http.StatusForbidden, Message: "This person cannot be deleted."}
 
 type personJSON struct {
 	ID                 int64              `json:"id"`
@@ -70,48 +67,20 @@ func (s *Server) personResponse(c echo.Context, status int, p store.Person) erro
 	return c.JSON(status, dataBody[personJSON]{personOut(p, today, loc)})
 }
 
-func personInput(p *params) store.PersonInput {
-	in := store.PersonInput{
-		FirstName:     p.requiredText("first_name", 255),
-		LastName:      p.text("last_name", 255),
-		MiddleName:    p.text("middle_name", 255),
-		Nickname:      p.text("nickname", 255),
-		MaidenName:    p.text("maiden_name", 255),
-		Prefix:        p.text("prefix", 255),
-		Suffix:        p.text("suffix", 255),
-		HowWeMet:      p.longText("how_we_met", 255),
-		MaritalStatus: p.oneOf("marital_status", maritalStatuses, "unknown"),
-		KidsStatus:    p.oneOf("kids_status", kidsStatuses, "unknown"),
-		GenderID:      p.integer("gender_id"),
-		CanBeDeleted:  true,
-		IsListed:      true,
-	}
-	if in.GenderID != nil && *in.GenderID <= 0 {
-		p.fail("gender_id", msgUnknownGender)
-	}
-	if b := p.boolean("can_be_deleted"); b != nil {
-		in.CanBeDeleted = *b
-	}
-	if b := p.boolean("is_listed"); b != nil {
-		in.IsListed = *b
-	}
-	return in
-}
-
 // handlePersonList lists the account's persons, or with ?q= those whose
 // names, nickname or email address hold it (Kith's own: PeopleOS has no
 // search).
 func (s *Server) handlePersonList(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	page, perPage := readPage(p)
-	q := p.text("q", store.MaxSearchLength)
-	if err := p.err(); err != nil {
+	q := p.Text("q", store.MaxSearchLength)
+	if err := p.Err(); err != nil {
 		return err
 	}
-	ctx, acct, offset := c.Request().Context(), account(c), pageOffset(page, perPage)
+	ctx, acct, offset := c.Request().Context(), input.Account(c), pageOffset(page, perPage)
 	var persons []store.Person
 	var total int64
 	var query url.Values
@@ -129,15 +98,15 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	for i, per := range persons {
 		out[i] = personOut(per, today, loc)
 	}
-	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/persons", query, out, page, perPage, total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/persons", query, out, page, perPage, total, p.Sent("per_page")))
 }
 
 func (s *Server) handlePersonShow(c echo.Context) error {
-	id, err := pathID(c, "person", store.ErrPersonNotFound)
+	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	per, err := s.store.Person(c.Request().Context(), account(c), id)
+	per, err := s.store.Person(c.Request().Context(), input.Account(c), id)
 	if err != nil {
 		return err
 	}
@@ -145,15 +114,15 @@ func (s *Server) handlePersonShow(c echo.Context) error {
 }
 
 func (s *Server) handlePersonCreate(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	in := personInput(p)
-	if err := p.err(); err != nil {
+	in := input.Person(p)
+	if err := p.Err(); err != nil {
 		return err
 	}
-	per, err := s.store.CreatePerson(c.Request().Context(), account(c), in)
+	per, err := s.store.CreatePerson(c.Request().Context(), input.Account(c), in)
 	if err != nil {
 		return personError(err)
 	}
@@ -163,17 +132,17 @@ func (s *Server) handlePersonCreate(c echo.Context) error {
 // handlePersonUpdate replaces the person: omitted fields take their
 // defaults, as on creation.
 func (s *Server) handlePersonUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	id, err := pathID(c, "person", store.ErrPersonNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	in := personInput(p)
-	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
+	in := input.Person(p)
+	if err := input.Validated(p, s.personExists(ctx, acct, id)); err != nil {
 		return err
 	}
 	per, err := s.store.UpdatePerson(ctx, acct, id, in)
@@ -184,11 +153,11 @@ func (s *Server) handlePersonUpdate(c echo.Context) error {
 }
 
 func (s *Server) handlePersonDelete(c echo.Context) error {
-	id, err := pathID(c, "person", store.ErrPersonNotFound)
+	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	err = s.store.DeletePerson(c.Request().Context(), account(c), id)
+	err = s.store.DeletePerson(c.Request().Context(), input.Account(c), id)
 	if errors.Is(err, store.ErrPersonProtected) {
 		return errPersonProtected
 	}
@@ -201,17 +170,17 @@ func (s *Server) handlePersonDelete(c echo.Context) error {
 // handleAppearanceUpdate sets the appearance fields sent; a field sent
 // empty is cleared, one not sent stays as it was.
 func (s *Server) handleAppearanceUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	id, err := pathID(c, "person", store.ErrPersonNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	changes := appearanceInput(p)
-	if err := validated(p, s.personExists(ctx, acct, id)); err != nil {
+	changes := input.Appearance(p)
+	if err := input.Validated(p, s.personExists(ctx, acct, id)); err != nil {
 		return err
 	}
 	per, err := s.store.UpdateAppearance(ctx, acct, id, changes)
@@ -219,16 +188,4 @@ func (s *Server) handleAppearanceUpdate(c echo.Context) error {
 		return err
 	}
 	return s.personResponse(c, http.StatusOK, per)
-}
-
-// appearanceInput reads the appearance fields sent; one sent empty is
-// cleared, one not sent stays.
-func appearanceInput(p *params) map[string]*string {
-	changes := make(map[string]*string)
-	for _, f := range store.AppearanceFields {
-		if p.sent(f) {
-			changes[f] = p.text(f, 255)
-		}
-	}
-	return changes
 }

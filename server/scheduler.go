@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"kith/server/input"
 	"kith/server/remind"
 	"kith/store"
 )
@@ -85,7 +86,7 @@ func (s *Server) ReminderPass(ctx context.Context) error {
 
 // remindUser sends the user's digest to each channel that is due it.
 func (s *Server) remindUser(ctx context.Context, t store.ReminderTarget, now time.Time) error {
-	loc, ok := zone(path.Clean(t.Timezone))
+	loc, ok := input.Zone(path.Clean(t.Timezone))
 	if !ok {
 		loc = time.UTC
 	}

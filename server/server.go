@@ -20,9 +20,6 @@ import (
 	"kith/store"
 )
 
-// maxBodyBytes is the largest request body read: 1 MiB, binary.
-const maxBodyBytes = 1 << 20
-
 // Options are what the server is built from: plain values, wired in main.
 type Options struct {
 	Store   *store.Store

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -29,11 +30,11 @@ func stayInTouchResponse(c echo.Context, ct store.Contact, today time.Time) erro
 }
 
 func (s *Server) handleStayInTouchShow(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	ct, err := s.store.StayInTouch(c.Request().Context(), account(c), personID)
+	ct, err := s.store.StayInTouch(c.Request().Context(), input.Account(c), personID)
 	if err != nil {
 		return err
 	}
@@ -45,20 +46,20 @@ func (s *Server) handleStayInTouchShow(c echo.Context) error {
 // the person's cadence. every_days must be sent: a PUT that lost its body
 // on the way must not clear a cadence.
 func (s *Server) handleStayInTouchUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	every := p.between("every_days", 1, 3650)
-	if !p.sent("every_days") {
-		p.fail("every_days", "The every days field must be present.")
+	every := p.Between("every_days", 1, 3650)
+	if !p.Sent("every_days") {
+		p.Fail("every_days", "The every days field must be present.")
 	}
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	today, _ := s.userDay(c)

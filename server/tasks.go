@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -47,34 +48,20 @@ func taskResponse(c echo.Context, status int, t store.Task) error {
 	return writeTask(c, status, taskOut(&t))
 }
 
-// taskInput reads the fields of a task; due_at takes a Unix time, a date
-// or an RFC 3339 time on both create and update.
-func taskInput(p *params) store.TaskInput {
-	in := store.TaskInput{
-		Name:       p.requiredText("name", 255),
-		DueAt:      p.timestamp("due_at"),
-		CategoryID: p.integer("task_category_id"),
-	}
-	if in.CategoryID != nil && *in.CategoryID <= 0 {
-		p.fail("task_category_id", "The selected task category id is invalid.")
-	}
-	return in
-}
-
 // taskError turns an unknown category into the 422 a client can act on.
 func taskError(err error) error {
 	if errors.Is(err, store.ErrUnknownCategory) {
-		return invalid("task_category_id", "The selected task category id is invalid.")
+		return input.Invalid("task_category_id", "The selected task category id is invalid.")
 	}
 	return err
 }
 
 func (s *Server) handleTaskList(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	tasks, err := s.store.Tasks(c.Request().Context(), account(c), personID)
+	tasks, err := s.store.Tasks(c.Request().Context(), input.Account(c), personID)
 	if err != nil {
 		return err
 	}
@@ -86,11 +73,11 @@ func (s *Server) handleTaskList(c echo.Context) error {
 }
 
 func (s *Server) handleTaskShow(c echo.Context) error {
-	personID, taskID, err := childIDs(c, "task", store.ErrTaskNotFound)
+	personID, taskID, err := input.ChildIDs(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Task(c.Request().Context(), account(c), personID, taskID)
+	t, err := s.store.Task(c.Request().Context(), input.Account(c), personID, taskID)
 	if err != nil {
 		return err
 	}
@@ -98,17 +85,17 @@ func (s *Server) handleTaskShow(c echo.Context) error {
 }
 
 func (s *Server) handleTaskCreate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	in := taskInput(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+	in := input.Task(p)
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	t, err := s.store.CreateTask(ctx, acct, personID, in)
@@ -121,18 +108,18 @@ func (s *Server) handleTaskCreate(c echo.Context) error {
 // handleTaskUpdate replaces name, due date and category; completion
 // changes only when is_completed is sent.
 func (s *Server) handleTaskUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, taskID, err := childIDs(c, "task", store.ErrTaskNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	personID, taskID, err := input.ChildIDs(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	in := taskInput(p)
-	in.IsCompleted = p.boolean("is_completed")
-	if err := validated(p, func() error { _, err := s.store.Task(ctx, acct, personID, taskID); return err }); err != nil {
+	in := input.Task(p)
+	in.IsCompleted = p.Boolean("is_completed")
+	if err := input.Validated(p, func() error { _, err := s.store.Task(ctx, acct, personID, taskID); return err }); err != nil {
 		return err
 	}
 	t, err := s.store.UpdateTask(ctx, acct, personID, taskID, in)
@@ -143,22 +130,22 @@ func (s *Server) handleTaskUpdate(c echo.Context) error {
 }
 
 func (s *Server) handleTaskDelete(c echo.Context) error {
-	personID, taskID, err := childIDs(c, "task", store.ErrTaskNotFound)
+	personID, taskID, err := input.ChildIDs(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteTask(c.Request().Context(), account(c), personID, taskID); err != nil {
+	if err := s.store.DeleteTask(c.Request().Context(), input.Account(c), personID, taskID); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
 func (s *Server) handleTaskToggle(c echo.Context) error {
-	taskID, err := pathID(c, "task", store.ErrTaskNotFound)
+	taskID, err := input.PathID(c, "task", store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
-	t, err := s.store.ToggleTask(c.Request().Context(), account(c), taskID)
+	t, err := s.store.ToggleTask(c.Request().Context(), input.Account(c), taskID)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -23,23 +24,23 @@ func dayStart(date time.Time, loc *time.Location) *store.DayStart {
 // lists tasks person by person only. Dates are the user's (their time
 // zone), inclusive; a task given a date alone is due on that date.
 func (s *Server) handleAccountTaskList(c echo.Context) error {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	page, perPage := readPage(p)
-	f := store.TaskFilter{Completed: p.boolean("is_completed"), HasDue: p.boolean("has_due_date")}
-	from, to := p.date("due_from"), p.date("due_to")
+	f := store.TaskFilter{Completed: p.Boolean("is_completed"), HasDue: p.Boolean("has_due_date")}
+	from, to := p.Date("due_from"), p.Date("due_to")
 	if from != nil && to != nil && to.Before(*from) {
-		p.fail("due_to", "The due to field must be a date after or equal to due from.")
+		p.Fail("due_to", "The due to field must be a date after or equal to due from.")
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return err
 	}
 	_, loc := s.userDay(c)
 	query := url.Values{}
 	for _, k := range []string{"is_completed", "has_due_date", "due_from", "due_to"} {
-		if v, _, ok := p.scalar(k); ok {
+		if v, _, ok := p.Scalar(k); ok {
 			query.Set(k, v)
 		}
 	}
@@ -49,7 +50,7 @@ func (s *Server) handleAccountTaskList(c echo.Context) error {
 	if to != nil {
 		f.DueBefore = dayStart(to.AddDate(0, 0, 1), loc)
 	}
-	tasks, total, err := s.store.AccountTasks(c.Request().Context(), account(c), f, perPage, pageOffset(page, perPage))
+	tasks, total, err := s.store.AccountTasks(c.Request().Context(), input.Account(c), f, perPage, pageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -57,5 +58,5 @@ func (s *Server) handleAccountTaskList(c echo.Context) error {
 	for i := range tasks {
 		out[i] = taskOut(&tasks[i])
 	}
-	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/tasks", query, out, page, perPage, total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/tasks", query, out, page, perPage, total, p.Sent("per_page")))
 }

@@ -1,6 +1,10 @@
 package server
 
-import "testing"
+import (
+	"testing"
+
+	"kith/server/input"
+)
 
 // TestTextMustBeCleanUTF8: text that is not UTF-8 (or, in JSON, escapes
 // half a character) is refused with 422 naming the field, wherever it
@@ -42,7 +46,7 @@ func TestControlCharacters(t *testing.T) {
 	_, key := e.user("ada@example.com")
 	post := func(body string) req { return req{method: "POST", path: "/api/persons", key: key, body: body} }
 	invalid := func(field string) []string {
-		return append(errBody(422, "The "+attr(field)+" field format is invalid."), `"errors":{"`+field+`":`)
+		return append(errBody(422, "The "+input.Attr(field)+" field format is invalid."), `"errors":{"`+field+`":`)
 	}
 	e.run(t, []scenario{
 		{"NUL in a name, JSON", post(`{"first_name":"Jim\u0000"}`), 422, invalid("first_name")},

@@ -1,14 +1,9 @@
 package server
 
 import (
-	"archive/zip"
 	"context"
 	"net/url"
-	"os/exec"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -36,60 +31,6 @@ func TestTimezoneSpellingsAreRefused(t *testing.T) {
 		scenario{"an old name the database keeps as a link", put("Asia/Calcutta"), 200, []string{`"timezone":"Asia/Calcutta"`}},
 	)
 	e.run(t, scenarios)
-}
-
-// TestTimezoneCacheIsBounded: many distinct spellings leave nothing in the
-// zone cache but names of the database.
-func TestTimezoneCacheIsBounded(t *testing.T) {
-	e := newEnv(t)
-	_, token := e.user("ada@example.com")
-	for i := range 2000 {
-		tz := "Europe/" + strings.Repeat("./", i%40+1) + strings.Repeat("/", i/40) + "Paris"
-		r := e.do(req{method: "PUT", path: "/api/me/timezone?timezone=" + url.QueryEscape(tz), key: token})
-		if r.code != 422 {
-			t.Fatalf("%q: %d %s", tz, r.code, r.body)
-		}
-	}
-	n := 0
-	zones.Range(func(k, _ any) bool {
-		n++
-		if !zoneNames[k.(string)] {
-			t.Errorf("the cache holds %q", k)
-			return n < 5
-		}
-		return true
-	})
-	if n > len(zoneNames) {
-		t.Errorf("the cache holds %d zones, more than the %d of the database", n, len(zoneNames))
-	}
-}
-
-// TestZoneNamesMatchTheEmbeddedDatabase: zonenames.txt lists exactly the
-// zones of the Go release's database, and every one of them loads.
-func TestZoneNamesMatchTheEmbeddedDatabase(t *testing.T) {
-	for name := range zoneNames {
-		if _, err := time.LoadLocation(name); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skipf("no go command to find the release's zoneinfo.zip: %v", err)
-	}
-	zr, err := zip.OpenReader(filepath.Join(strings.TrimSpace(string(out)), "lib", "time", "zoneinfo.zip"))
-	if err != nil {
-		t.Skipf("no zoneinfo.zip: %v", err)
-	}
-	defer zr.Close()
-	var want []string
-	for _, f := range zr.File {
-		want = append(want, f.Name)
-	}
-	slices.Sort(want)
-	got := strings.Fields(zoneList)
-	if !slices.Equal(got, want) {
-		t.Errorf("zonenames.txt has %d names, zoneinfo.zip %d: regenerate it (see calendar.go)", len(got), len(want))
-	}
 }
 
 // TestStoredOldSpellingStillCounts: a spelling stored before names were

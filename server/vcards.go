@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-vcard"
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/vcf"
 	"kith/store"
 )
@@ -29,12 +30,12 @@ const vcardPage = 200
 
 // vcardVersion reads ?version=, 4.0 unless 3.0 is asked for.
 func vcardVersion(c echo.Context) (string, error) {
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return "", err
 	}
-	v := p.oneOf("version", []string{vcf.Version4, vcf.Version3, "4", "3"}, vcf.Version4)
-	if err := p.err(); err != nil {
+	v := p.OneOf("version", []string{vcf.Version4, vcf.Version3, "4", "3"}, vcf.Version4)
+	if err := p.Err(); err != nil {
 		return "", err
 	}
 	if len(v) == 1 {
@@ -53,18 +54,18 @@ func startVCard(c echo.Context, name string) {
 
 // handlePersonVCard answers one person's card.
 func (s *Server) handlePersonVCard(c echo.Context) error {
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
 	version, err := vcardVersion(c)
 	if err != nil {
-		if _, missing := s.store.Person(c.Request().Context(), account(c), personID); missing != nil {
+		if _, missing := s.store.Person(c.Request().Context(), input.Account(c), personID); missing != nil {
 			return missing
 		}
 		return err
 	}
-	card, err := s.store.Card(c.Request().Context(), account(c), personID)
+	card, err := s.store.Card(c.Request().Context(), input.Account(c), personID)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func fileName(name string) string {
 // memory. A database error after the first page can only cut the file
 // short: the status is sent by then.
 func (s *Server) handleVCardExport(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
+	ctx, acct := c.Request().Context(), input.Account(c)
 	version, err := vcardVersion(c)
 	if err != nil {
 		return err
@@ -155,7 +156,7 @@ func (s *Server) handleVCardImport(c echo.Context) error {
 	}
 	out := vcardImportJSON{Object: "vcard_import"}
 	out.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
-		created, err := s.store.PutCards(c.Request().Context(), account(c), batch)
+		created, err := s.store.PutCards(c.Request().Context(), input.Account(c), batch)
 		out.Created += created
 		out.Updated += len(batch) - created
 		return err
@@ -173,18 +174,18 @@ func vcardBody(c echo.Context) (io.Reader, error) {
 	if mt != echo.MIMEMultipartForm {
 		raw, err := io.ReadAll(r.Body)
 		if err != nil {
-			return nil, bodyError(err, errInvalidForm)
+			return nil, input.BodyError(err, input.ErrInvalidForm)
 		}
 		return bytes.NewReader(utf8Text(raw)), nil
 	}
-	if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
-		return nil, bodyError(err, errInvalidForm)
+	if err := r.ParseMultipartForm(input.MaxBodyBytes); err != nil {
+		return nil, input.BodyError(err, input.ErrInvalidForm)
 	}
 	files := r.MultipartForm.File["file"]
 	if len(files) == 0 {
-		p := &params{values: map[string]any{}}
-		p.fail("file", "The file field is required.")
-		return nil, p.err()
+		p := input.NewParams(map[string]any{})
+		p.Fail("file", "The file field is required.")
+		return nil, p.Err()
 	}
 	f, err := files[0].Open()
 	if err != nil {
@@ -287,9 +288,9 @@ func decodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error)
 }
 
 func notVCard() error {
-	p := &params{values: map[string]any{}}
-	p.fail("file", "The file must be a vCard file (BEGIN:VCARD … END:VCARD).")
-	return p.err()
+	p := input.NewParams(map[string]any{})
+	p.Fail("file", "The file must be a vCard file (BEGIN:VCARD … END:VCARD).")
+	return p.Err()
 }
 
 // cardName is the name a card gives itself, for a skip.

@@ -12,12 +12,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
 var (
-	errUnverified  = &apiError{http.StatusForbidden, "Your email address is not verified."}
-	errInvalidLink = &apiError{http.StatusForbidden, "This verification link is invalid or has expired."}
+	errUnverified  = &input.Error{Status: http.StatusForbidden, Message: "Your email address is not verified."}
+	errInvalidLink = &input.Error{Status: http.StatusForbidden, Message: "This verification link is invalid or has expired."}
 )
 
 // mailSendTimeout bounds one email's delivery in the background.
@@ -44,12 +45,12 @@ func (s *Server) handleVerifyEmail(c echo.Context) error {
 // last link stops working. A few links per user per window, so that the
 // route cannot be used to flood an address.
 func (s *Server) handleVerificationResend(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	budget := strconv.FormatInt(sess.UserID, 10)
 	// A verified user is told so, spent budget or not.
 	if wait, blocked := s.resends.Blocked(budget); blocked && !sess.Verified {
 		setRetryAfter(c, wait)
-		return errTooManyAttempts
+		return input.ErrTooManyAttempts
 	}
 	u, secret, err := s.store.NewVerification(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrAlreadyVerified) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 )
 
@@ -42,49 +43,10 @@ func isWeb(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/html")
 }
 
-// parseForm reads a posted form, multipart or not, once: a body over the
-// route's limit is 413, one that does not parse 400.
-func parseForm(c echo.Context) error {
-	r := c.Request()
-	if r.PostForm != nil {
-		return nil
-	}
-	var err error
-	if strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
-		err = r.ParseMultipartForm(maxBodyBytes)
-	} else {
-		err = r.ParseForm()
-	}
-	if err != nil {
-		return bodyError(err, errInvalidForm)
-	}
-	return nil
-}
-
-// formParams are a posted form's fields, read by the API's own getters.
-func formParams(c echo.Context) *params {
-	p := &params{values: lastValues(c.Request().PostForm)}
-	for k, v := range p.values {
-		if s, ok := v.(string); ok && !utf8.ValidString(s) {
-			p.values[k] = badText{}
-		}
-	}
-	return p
-}
-
-// fieldErrors are a validation error's messages by field, for the form
-// to show beside each field; other errors are nil.
-func fieldErrors(err error) map[string][]string {
-	if ve, ok := err.(*ValidationError); ok {
-		return ve.messages
-	}
-	return nil
-}
-
 // render writes a page; the signed-in user and their CSRF token come from
 // the request.
 func (s *Server) render(c echo.Context, status int, name string, pg web.Page) error {
-	if sess, ok := session(c); ok {
+	if sess, ok := input.Session(c); ok {
 		pg.User = &web.User{Email: sess.Email}
 		pg.CSRF = csrf(c)
 	}
@@ -172,9 +134,9 @@ func (s *Server) webError(c echo.Context, body errorBody) {
 		}
 		return
 	}
-	if _, ok := session(c); !ok {
+	if _, ok := input.Session(c); !ok {
 		if sess, ok := s.webSession(c); ok {
-			c.Set(ctxSession, sess)
+			input.SetSession(c, sess)
 		}
 	}
 	err := s.render(c, body.Status, "error", web.Page{Title: http.StatusText(body.Status), Data: body})

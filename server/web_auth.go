@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -21,7 +22,7 @@ func loginForm(token string) web.Form {
 
 // handleWebLoginPage shows the sign-in form, or sends a signed-in user on.
 func (s *Server) handleWebLoginPage(c echo.Context) error {
-	if _, ok := session(c); ok {
+	if _, ok := input.Session(c); ok {
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
 	return s.loginPage(c, http.StatusOK, "", nil, "")
@@ -42,23 +43,23 @@ func (s *Server) loginPage(c echo.Context, status int, email string, errs map[st
 // handleWebLogin checks the form as the API's login does, under the same
 // throttles, and starts a session.
 func (s *Server) handleWebLogin(c echo.Context) error {
-	if err := parseForm(c); err != nil {
+	if err := input.ParseForm(c); err != nil {
 		return err
 	}
 	ck, err := c.Cookie(loginCookie)
 	if err != nil || !sameToken(c.Request().PostForm.Get("csrf"), ck.Value) {
 		return errCSRF
 	}
-	p := formParams(c)
-	email := p.email("email", 255)
-	password := p.password("password", 255)
-	if err := p.err(); err != nil {
-		return s.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), fieldErrors(err), "")
+	p := input.FormParams(c)
+	email := p.Email("email", 255)
+	password := p.Password("password", 255)
+	if err := p.Err(); err != nil {
+		return s.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), input.FieldErrors(err), "")
 	}
 	u, err := s.webCheckLogin(c, email, password)
-	var ae *apiError
+	var ae *input.Error
 	if errors.As(err, &ae) {
-		return s.loginPage(c, ae.status, email, nil, webLoginRefusal(ae))
+		return s.loginPage(c, ae.Status, email, nil, webLoginRefusal(ae))
 	}
 	if err != nil {
 		return err
@@ -80,24 +81,24 @@ func (s *Server) webCheckLogin(c echo.Context, email, password string) (store.Us
 	if wait, blocked := s.accounts.Blocked(email); blocked {
 		s.metrics.throttledLogin(viaWeb)
 		setRetryAfter(c, wait)
-		return store.User{}, errTooManyAttempts
+		return store.User{}, input.ErrTooManyAttempts
 	}
 	if wait, blocked := s.logins.Blocked(throttle); blocked {
 		s.metrics.throttledLogin(viaWeb)
 		setRetryAfter(c, wait)
-		return store.User{}, errTooManyAttempts
+		return store.User{}, input.ErrTooManyAttempts
 	}
 	u, err := s.checkPassword(c.Request().Context(), email, password)
 	switch {
 	case errors.Is(err, errChecksBusy):
 		s.metrics.throttledLogin(viaWeb)
 		setRetryAfter(c, time.Second)
-		return store.User{}, errTooManyAttempts
+		return store.User{}, input.ErrTooManyAttempts
 	case errors.Is(err, store.ErrInvalidCredentials):
 		s.metrics.failedLogin(viaWeb)
 		s.logins.Fail(throttle)
 		s.accounts.Fail(email)
-		return store.User{}, errInvalidCredentials
+		return store.User{}, input.ErrInvalidCredentials
 	case err != nil:
 		return store.User{}, err
 	}
@@ -107,20 +108,20 @@ func (s *Server) webCheckLogin(c echo.Context, email, password string) (store.Us
 }
 
 // webLoginRefusal words a refused sign-in for a person.
-func webLoginRefusal(ae *apiError) string {
+func webLoginRefusal(ae *input.Error) string {
 	switch ae {
-	case errInvalidCredentials:
+	case input.ErrInvalidCredentials:
 		return "That email and password do not match an account."
-	case errTooManyAttempts:
+	case input.ErrTooManyAttempts:
 		return "Too many attempts. Wait a minute, then try again."
 	}
-	return ae.message
+	return ae.Message
 }
 
 // handleWebLogout ends the session: its row goes, so the cookie signs
 // nobody in even if a copy of it survives.
 func (s *Server) handleWebLogout(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	if err := s.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func (s *Server) handleWebLogout(c echo.Context) error {
 
 // handleWebResend sends a new verification link, under the API's budget.
 func (s *Server) handleWebResend(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	if wait, blocked := s.resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
 		setRetryAfter(c, wait)
 		return s.render(c, http.StatusTooManyRequests, "unverified", web.Page{Title: "Verify your email",
@@ -152,7 +153,7 @@ func (s *Server) handleWebResend(c echo.Context) error {
 func (s *Server) verifiedPage(c echo.Context, err error) error {
 	webSecurity(func(echo.Context) error { return nil })(c)
 	if errors.Is(err, store.ErrVerificationInvalid) {
-		return s.render(c, errInvalidLink.status, "verified", web.Page{Title: "Link not valid",
+		return s.render(c, errInvalidLink.Status, "verified", web.Page{Title: "Link not valid",
 			Data: "This link is not valid: it may have expired, or been used already. Log in to ask for a new one."})
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/remind"
 	"kith/server/web"
 )
@@ -44,7 +45,7 @@ type dashboardCall struct {
 // who is due for a call; what the digests send, for the next two weeks.
 func (s *Server) handleWebDashboard(c echo.Context) error {
 	d := s.datesOf(c)
-	src, err := s.reminderSource(c.Request().Context(), account(c), d.today, dashboardDays, d.loc)
+	src, err := s.reminderSource(c.Request().Context(), input.Account(c), d.today, dashboardDays, d.loc)
 	if err != nil {
 		return err
 	}

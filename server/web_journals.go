@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -74,7 +75,7 @@ func journalForm(c echo.Context) web.Form {
 // journalsPage lists the account's journals, newest first, with the form
 // that adds one.
 func (s *Server) journalsPage(c echo.Context, status int, values url.Values, errs map[string][]string) error {
-	ctx, acct := c.Request().Context(), account(c)
+	ctx, acct := c.Request().Context(), input.Account(c)
 	js, err := s.store.Journals(ctx, acct)
 	if err != nil {
 		return err
@@ -100,14 +101,14 @@ func (s *Server) handleWebJournals(c echo.Context) error {
 }
 
 func (s *Server) handleWebJournalCreate(c echo.Context) error {
-	p := formParams(c)
+	p := input.FormParams(c)
 	name := journalName(p)
-	err := p.err()
+	err := p.Err()
 	var j store.Journal
 	if err == nil {
-		j, err = s.store.CreateJournal(c.Request().Context(), account(c), name)
+		j, err = s.store.CreateJournal(c.Request().Context(), input.Account(c), name)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.journalsPage(c, http.StatusUnprocessableEntity, c.Request().PostForm, fe)
 	}
 	if err != nil {
@@ -119,11 +120,11 @@ func (s *Server) handleWebJournalCreate(c echo.Context) error {
 // webJournal is the journal the path names, or the 404 of another
 // account's or a missing one.
 func (s *Server) webJournal(c echo.Context) (store.Journal, error) {
-	id, err := pathID(c, "journal", store.ErrJournalNotFound)
+	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return store.Journal{}, err
 	}
-	return s.store.Journal(c.Request().Context(), account(c), id)
+	return s.store.Journal(c.Request().Context(), input.Account(c), id)
 }
 
 // journalForms are the journal page's forms as a post left them: the
@@ -138,7 +139,7 @@ type journalForms struct {
 func (s *Server) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
 	pg, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
 	pg = max(pg, 1)
-	entries, total, err := s.store.Entries(c.Request().Context(), account(c), j.ID, webEntriesPerPage, pageOffset(pg, webEntriesPerPage))
+	entries, total, err := s.store.Entries(c.Request().Context(), input.Account(c), j.ID, webEntriesPerPage, pageOffset(pg, webEntriesPerPage))
 	if err != nil {
 		return err
 	}
@@ -195,13 +196,13 @@ func (s *Server) handleWebJournalRename(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
+	p := input.FormParams(c)
 	name := journalName(p)
-	err = p.err()
+	err = p.Err()
 	if err == nil {
-		j, err = s.store.UpdateJournal(c.Request().Context(), account(c), j.ID, name)
+		j, err = s.store.UpdateJournal(c.Request().Context(), input.Account(c), j.ID, name)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{rename: c.Request().PostForm, nameErrs: fe})
 	}
 	if err != nil {
@@ -216,7 +217,7 @@ func (s *Server) handleWebJournalDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteJournal(c.Request().Context(), account(c), j.ID); err != nil {
+	if err := s.store.DeleteJournal(c.Request().Context(), input.Account(c), j.ID); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/journals", flashName(j.Name)+" deleted.")
@@ -230,22 +231,22 @@ const (
 
 // entryDate reads the date of the entry to open: YYYY-MM-DD (leading
 // zeros optional, as in the API's path), a real day of years 1–9999.
-func entryDate(p *params) (year, month, day int) {
-	s, isText, present := p.scalar("date")
+func entryDate(p *input.Params) (year, month, day int) {
+	s, isText, present := p.Scalar("date")
 	if !present {
-		if !p.failed("date") {
-			p.fail("date", "The date field is required.")
+		if !p.Failed("date") {
+			p.Fail("date", "The date field is required.")
 		}
 		return 0, 0, 0
 	}
 	parts := strings.Split(s, "-")
 	if !isText || len(parts) != 3 || !digits(parts[0], 4) || !digits(parts[1], 2) || !digits(parts[2], 2) {
-		p.fail("date", msgDateFormat)
+		p.Fail("date", msgDateFormat)
 		return 0, 0, 0
 	}
 	year, month, day = dateNumber(parts[0]), dateNumber(parts[1]), dateNumber(parts[2])
 	if !store.ValidDate(year, month, day) {
-		p.fail("date", msgDateInvalid)
+		p.Fail("date", msgDateInvalid)
 		return 0, 0, 0
 	}
 	return year, month, day
@@ -271,17 +272,17 @@ func (s *Server) handleWebEntryOpen(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
+	p := input.FormParams(c)
 	y, m, d := entryDate(p)
-	err = p.err()
+	err = p.Err()
 	var created bool
 	if err == nil {
-		_, created, err = s.store.JournalEntry(c.Request().Context(), account(c), j.ID, y, m, d)
+		_, created, err = s.store.JournalEntry(c.Request().Context(), input.Account(c), j.ID, y, m, d)
 		if errors.Is(err, store.ErrEntryNotFound) { // entryDate lets no such date through
-			err = invalid("date", msgDateInvalid)
+			err = input.Invalid("date", msgDateInvalid)
 		}
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{open: c.Request().PostForm, openErrs: fe})
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -26,7 +27,7 @@ type webKind struct {
 	values func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
 	// save creates (id 0) or replaces one from the form; a missing row is
 	// its not-found error, before any error of the form.
-	save   func(s *Server, c echo.Context, acct, person, id int64, p *params) error
+	save   func(s *Server, c echo.Context, acct, person, id int64, p *input.Params) error
 	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
 }
 
@@ -68,18 +69,18 @@ func kindOf[T, In any](r child[T, In], slug, title, noun string,
 			}
 			return values(&v, d), nil
 		},
-		save: func(s *Server, c echo.Context, acct, person, id int64, p *params) error {
+		save: func(s *Server, c echo.Context, acct, person, id int64, p *input.Params) error {
 			ctx := c.Request().Context()
 			in := r.input(s, c, p)
 			if id == 0 {
-				if err := p.err(); err != nil {
+				if err := p.Err(); err != nil {
 					return err
 				}
 				_, err := r.create(s.store, ctx, acct, person, in)
 				return err
 			}
 			// As the API's replace: a missing row's 404 before the form's 422.
-			if err := validated(p, func() error { _, err := r.get(s.store, ctx, acct, person, id); return err }); err != nil {
+			if err := input.Validated(p, func() error { _, err := r.get(s.store, ctx, acct, person, id); return err }); err != nil {
 				return err
 			}
 			_, err := r.update(s.store, ctx, acct, person, id, in)
@@ -147,7 +148,7 @@ var webKinds = []webKind{
 		}),
 	kindOf(webTasks, "tasks", "Tasks", "task",
 		func(s *Server, c echo.Context) ([]web.Field, error) {
-			cats, err := s.store.TaskCategories(c.Request().Context(), account(c))
+			cats, err := s.store.TaskCategories(c.Request().Context(), input.Account(c))
 			if err != nil {
 				return nil, err
 			}
@@ -311,7 +312,7 @@ func webKindOf(slug string) (webKind, bool) {
 // task routes do.
 var webTasks = child[store.Task, store.TaskInput]{
 	param: "task", notFound: store.ErrTaskNotFound,
-	input: func(_ *Server, _ echo.Context, p *params) store.TaskInput { return taskInput(p) },
+	input: func(_ *Server, _ echo.Context, p *input.Params) store.TaskInput { return input.Task(p) },
 	get:   (*store.Store).Task,
 	create: func(st *store.Store, ctx context.Context, acct, person int64, in store.TaskInput) (store.Task, error) {
 		t, err := st.CreateTask(ctx, acct, person, in)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -34,13 +35,13 @@ type personRow struct {
 // handleWebPeople lists the account's people, or those a search finds:
 // the API's search, so any part of a name, nickname or email.
 func (s *Server) handleWebPeople(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
+	ctx, acct := c.Request().Context(), input.Account(c)
 	q := c.QueryParam("q")
 	page, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
 	page = max(page, 1)
-	p := &params{values: map[string]any{"q": q}}
-	text := p.text("q", store.MaxSearchLength)
-	if err := p.err(); err != nil {
+	p := input.NewParams(map[string]any{"q": q})
+	text := p.Text("q", store.MaxSearchLength)
+	if err := p.Err(); err != nil {
 		return s.render(c, http.StatusUnprocessableEntity, "people", web.Page{Title: "People", Nav: "people",
 			Data: peopleView{Q: q}, Flash: err.Error()})
 	}
@@ -104,8 +105,8 @@ func personFields(genders []store.Gender) []web.Field {
 		{Name: "prefix", Label: "Prefix", Type: "text", Hint: "Dr, Ms, …", Auto: "off"},
 		{Name: "suffix", Label: "Suffix", Type: "text", Hint: "Jr, III, …", Auto: "off"},
 		{Name: "gender_id", Label: "Gender", Type: "select", Options: gs},
-		{Name: "marital_status", Label: "Marital status", Type: "select", Options: labelled(maritalStatuses)},
-		{Name: "kids_status", Label: "Kids", Type: "select", Options: labelled(kidsStatuses)},
+		{Name: "marital_status", Label: "Marital status", Type: "select", Options: labelled(input.MaritalStatuses)},
+		{Name: "kids_status", Label: "Kids", Type: "select", Options: labelled(input.KidsStatuses)},
 		{Name: "how_we_met", Label: "How we met", Type: "textarea"},
 	}
 }
@@ -122,7 +123,7 @@ func labelled(values []string) []web.Option {
 
 // words is an API value as a person reads it.
 func words(v string) string {
-	b := []byte(attr(v))
+	b := []byte(input.Attr(v))
 	if len(b) > 0 && b[0] >= 'a' && b[0] <= 'z' {
 		b[0] -= 'a' - 'A'
 	}
@@ -149,7 +150,7 @@ type personFormView struct {
 
 // personFormPage draws the new-person or edit-person form.
 func (s *Server) personFormPage(c echo.Context, status int, per *store.Person, values url.Values, errs map[string][]string) error {
-	genders, err := s.store.Genders(c.Request().Context(), account(c))
+	genders, err := s.store.Genders(c.Request().Context(), input.Account(c))
 	if err != nil {
 		return err
 	}
@@ -168,15 +169,15 @@ func (s *Server) handleWebPersonNew(c echo.Context) error {
 }
 
 func (s *Server) handleWebPersonCreate(c echo.Context) error {
-	p := formParams(c)
-	in := personInput(p)
-	err := p.err()
+	p := input.FormParams(c)
+	in := input.Person(p)
+	err := p.Err()
 	var per store.Person
 	if err == nil {
-		per, err = s.store.CreatePerson(c.Request().Context(), account(c), in)
+		per, err = s.store.CreatePerson(c.Request().Context(), input.Account(c), in)
 		err = personError(err)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.personFormPage(c, http.StatusUnprocessableEntity, nil, c.Request().PostForm, fe)
 	}
 	if err != nil {
@@ -188,11 +189,11 @@ func (s *Server) handleWebPersonCreate(c echo.Context) error {
 // webPerson is the person the path names, or the 404 of another
 // account's or a missing one.
 func (s *Server) webPerson(c echo.Context) (store.Person, error) {
-	id, err := pathID(c, "person", store.ErrPersonNotFound)
+	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return store.Person{}, err
 	}
-	return s.store.Person(c.Request().Context(), account(c), id)
+	return s.store.Person(c.Request().Context(), input.Account(c), id)
 }
 
 func (s *Server) handleWebPersonEdit(c echo.Context) error {
@@ -207,20 +208,20 @@ func (s *Server) handleWebPersonEdit(c echo.Context) error {
 // does; whether they are listed and protected, which the form does not
 // show, stay as they were.
 func (s *Server) handleWebPersonUpdate(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
+	ctx, acct := c.Request().Context(), input.Account(c)
 	per, err := s.webPerson(c)
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
-	in := personInput(p)
+	p := input.FormParams(c)
+	in := input.Person(p)
 	in.CanBeDeleted, in.IsListed = per.CanBeDeleted, per.IsListed
-	err = p.err()
+	err = p.Err()
 	if err == nil {
 		_, err = s.store.UpdatePerson(ctx, acct, per.ID, in)
 		err = personError(err)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.personFormPage(c, http.StatusUnprocessableEntity, &per, c.Request().PostForm, fe)
 	}
 	if err != nil {
@@ -234,7 +235,7 @@ func (s *Server) handleWebPersonDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.DeletePerson(c.Request().Context(), account(c), per.ID)
+	err = s.store.DeletePerson(c.Request().Context(), input.Account(c), per.ID)
 	if errors.Is(err, store.ErrPersonProtected) {
 		return errPersonProtected
 	}

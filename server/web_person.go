@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -53,7 +54,7 @@ func (s *Server) handleWebPerson(c echo.Context) error {
 // personPage draws everything Kith knows of the person, with a form for
 // each kind of it; f is a form to draw again with its errors.
 func (s *Server) personPage(c echo.Context, status int, per store.Person, f failed) error {
-	ctx, acct, d := c.Request().Context(), account(c), s.datesOf(c)
+	ctx, acct, d := c.Request().Context(), input.Account(c), s.datesOf(c)
 	base := "/people/" + itoa64(per.ID)
 	v := personView{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Protected: !per.CanBeDeleted, Open: f.form}
 	v.Facts = personFacts(per, d)
@@ -219,13 +220,13 @@ func (s *Server) handleWebAge(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
+	p := input.FormParams(c)
 	today, _ := s.userDay(c)
-	age := ageInput(p, today, s.store.Now().Unix())
-	if err := p.err(); err != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"age", c.Request().PostForm, fieldErrors(err)})
+	age := input.Age(p, today, s.store.Now().Unix())
+	if err := p.Err(); err != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"age", c.Request().PostForm, input.FieldErrors(err)})
 	}
-	if _, err := s.store.SetAge(c.Request().Context(), account(c), per.ID, age); err != nil {
+	if _, err := s.store.SetAge(c.Request().Context(), input.Account(c), per.ID, age); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#age", "Age saved.")
@@ -236,12 +237,12 @@ func (s *Server) handleWebAppearance(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
-	changes := appearanceInput(p)
-	if err := p.err(); err != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"appearance", c.Request().PostForm, fieldErrors(err)})
+	p := input.FormParams(c)
+	changes := input.Appearance(p)
+	if err := p.Err(); err != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"appearance", c.Request().PostForm, input.FieldErrors(err)})
 	}
-	if _, err := s.store.UpdateAppearance(c.Request().Context(), account(c), per.ID, changes); err != nil {
+	if _, err := s.store.UpdateAppearance(c.Request().Context(), input.Account(c), per.ID, changes); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#appearance", "Appearance saved.")
@@ -253,13 +254,13 @@ func (s *Server) handleWebStayInTouch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
-	every := p.between("every_days", 1, 3650)
-	if err := p.err(); err != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"stay-in-touch", c.Request().PostForm, fieldErrors(err)})
+	p := input.FormParams(c)
+	every := p.Between("every_days", 1, 3650)
+	if err := p.Err(); err != nil {
+		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"stay-in-touch", c.Request().PostForm, input.FieldErrors(err)})
 	}
 	today, _ := s.userDay(c)
-	if _, err := s.store.SetStayInTouch(c.Request().Context(), account(c), per.ID, every, today.Format(time.DateOnly)); err != nil {
+	if _, err := s.store.SetStayInTouch(c.Request().Context(), input.Account(c), per.ID, every, today.Format(time.DateOnly)); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#stay-in-touch", "Saved.")

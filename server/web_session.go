@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -43,7 +44,7 @@ func webRoute(path string) bool {
 // authenticate does for a key; requireWebUser refuses.
 func (s *Server) authenticateCookie(c echo.Context, next echo.HandlerFunc) error {
 	if sess, ok := s.webSession(c); ok {
-		c.Set(ctxSession, sess)
+		input.SetSession(c, sess)
 		c.SetRequest(c.Request().WithContext(store.WithActor(c.Request().Context(), sess.UserID)))
 	}
 	return next(c)
@@ -76,7 +77,7 @@ func sameToken(sent, want string) bool {
 
 // errCSRF refuses a form without its session's token: a cross-site post,
 // or a page left open across a sign-out.
-var errCSRF = &apiError{http.StatusForbidden, "This form has expired. Go back, reload the page and try again."}
+var errCSRF = &input.Error{Status: http.StatusForbidden, Message: "This form has expired. Go back, reload the page and try again."}
 
 // requireWebUser lets signed-in users through, sending everyone else to the
 // sign-in page; a user whose email awaits its link sees only the page
@@ -93,12 +94,12 @@ func (s *Server) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		sess, ok := session(c)
+		sess, ok := input.Session(c)
 		if !ok {
 			return c.Redirect(http.StatusSeeOther, "/login")
 		}
 		if c.Request().Method == http.MethodPost {
-			if err := parseForm(c); err != nil {
+			if err := input.ParseForm(c); err != nil {
 				return err
 			}
 			if !sameToken(c.Request().PostForm.Get("csrf"), csrf(c)) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -56,7 +57,7 @@ type settingsState struct {
 
 // zoneOptions are the time zones the select offers: every name zone
 // takes, in order.
-var zoneOptions = web.Options(strings.Fields(zoneList)...)
+var zoneOptions = web.Options(strings.Fields(input.ZoneList)...)
 
 func (s *Server) handleWebSettings(c echo.Context) error {
 	return s.settingsPage(c, http.StatusOK, settingsState{})
@@ -65,7 +66,7 @@ func (s *Server) handleWebSettings(c echo.Context) error {
 // settingsPage draws the settings page with st's failed form or secrets.
 func (s *Server) settingsPage(c echo.Context, status int, st settingsState) error {
 	ctx, d := c.Request().Context(), s.datesOf(c)
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	u, err := s.store.User(ctx, sess.UserID)
 	if err != nil {
 		return err
@@ -89,7 +90,7 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 	}}.Fill(formOr(st.failed, "profile", profile))
 
 	zones := zoneOptions
-	if _, ok := zone(u.Timezone); !ok {
+	if _, ok := input.Zone(u.Timezone); !ok {
 		zones = append([]web.Option{{Value: "", Label: "Choose a time zone"}}, zones...)
 	}
 	v.Timezone = web.Form{ID: "timezone", Action: "/settings/timezone", Submit: "Save time zone", CSRF: tok, Fields: []web.Field{
@@ -120,11 +121,11 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 	}
 	v.Channel = channelForm(tok).Fill(formOr(st.failed, "channel", url.Values{"enabled": {"1"}}))
 
-	if v.Categories, err = s.store.TaskCategories(ctx, account(c)); err != nil {
+	if v.Categories, err = s.store.TaskCategories(ctx, input.Account(c)); err != nil {
 		return err
 	}
 	v.Category = categoryForm(tok, "category", "/settings/categories", "Add category").Fill(formOr(st.failed, "category", nil))
-	if v.Genders, err = s.store.Genders(ctx, account(c)); err != nil {
+	if v.Genders, err = s.store.Genders(ctx, input.Account(c)); err != nil {
 		return err
 	}
 	v.Gender = genderForm(tok, "gender", "/settings/genders", "Add gender", false).Fill(formOr(st.failed, "gender", nil))
@@ -157,12 +158,12 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 // failedForm is the state of a form whose input err refused, with the
 // values it sent.
 func failedForm(c echo.Context, form string, err error) settingsState {
-	return settingsState{failed: failed{form: form, values: c.Request().PostForm, errs: fieldErrors(err)}}
+	return settingsState{failed: failed{form: form, values: c.Request().PostForm, errs: input.FieldErrors(err)}}
 }
 
 func (s *Server) handleWebProfile(c echo.Context) error {
-	_, err := s.updateProfile(c, formParams(c))
-	if fe := fieldErrors(err); fe != nil {
+	_, err := s.updateProfile(c, input.FormParams(c))
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
 	}
 	if err != nil {
@@ -173,14 +174,14 @@ func (s *Server) handleWebProfile(c echo.Context) error {
 
 // handleWebReminders sets when the digest goes out and how far it looks.
 func (s *Server) handleWebReminders(c echo.Context) error {
-	sess, _ := session(c)
-	p := formParams(c)
-	rs := reminderSettingsInput(p)
-	err := p.err()
+	sess, _ := input.Session(c)
+	p := input.FormParams(c)
+	rs := input.ReminderSettings(p)
+	err := p.Err()
 	if err == nil {
 		err = s.store.SetReminderSettings(c.Request().Context(), sess.UserID, rs)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "reminders", err))
 	}
 	if err != nil {
@@ -190,14 +191,14 @@ func (s *Server) handleWebReminders(c echo.Context) error {
 }
 
 func (s *Server) handleWebTimezone(c echo.Context) error {
-	sess, _ := session(c)
-	p := formParams(c)
-	tz := timezoneInput(p)
-	err := p.err()
+	sess, _ := input.Session(c)
+	p := input.FormParams(c)
+	tz := input.Timezone(p)
+	err := p.Err()
 	if err == nil {
 		_, err = s.store.SetTimezone(c.Request().Context(), sess.UserID, tz)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "timezone", err))
 	}
 	if err != nil {

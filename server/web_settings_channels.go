@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -27,7 +28,7 @@ var channelKindLabels = map[string]string{
 }
 
 func (s *Server) channelRows(c echo.Context, d dates, st settingsState) ([]channelRow, error) {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	chans, err := s.store.Channels(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return nil, err
@@ -54,8 +55,8 @@ func (s *Server) channelRows(c echo.Context, d dates, st settingsState) ([]chann
 }
 
 func channelForm(csrf string) web.Form {
-	kinds := make([]web.Option, len(channelKinds))
-	for i, k := range channelKinds {
+	kinds := make([]web.Option, len(input.ChannelKinds))
+	for i, k := range input.ChannelKinds {
 		kinds[i] = web.Option{Value: k, Label: channelKindLabels[k]}
 	}
 	return web.Form{ID: "channel", Action: "/settings/channels", Submit: "Add channel", CSRF: csrf, Fields: []web.Field{
@@ -72,17 +73,17 @@ func channelForm(csrf string) web.Form {
 // handleWebChannelCreate adds a channel; a webhook's signing key that
 // Kith makes is shown this once, on the page that answers.
 func (s *Server) handleWebChannelCreate(c echo.Context) error {
-	sess, _ := session(c)
-	p := formParams(c)
-	in := channelInput(p, true)
-	err := p.err()
+	sess, _ := input.Session(c)
+	p := input.FormParams(c)
+	in := input.Channel(p, true)
+	err := p.Err()
 	var made string
 	if err == nil {
-		made = signWebhook(&in)
+		made = input.SignWebhook(&in)
 		_, err = s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
 		err = channelError(err)
 	}
-	if fieldErrors(err) != nil {
+	if input.FieldErrors(err) != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
 	}
 	if err != nil {
@@ -98,8 +99,8 @@ func (s *Server) handleWebChannelCreate(c echo.Context) error {
 // webChannel is the channel the path names, or the 404 of another
 // user's or a missing one.
 func (s *Server) webChannel(c echo.Context) (store.Channel, error) {
-	sess, _ := session(c)
-	id, err := pathID(c, "channel", store.ErrChannelNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
 		return store.Channel{}, err
 	}
@@ -109,7 +110,7 @@ func (s *Server) webChannel(c echo.Context) (store.Channel, error) {
 // handleWebChannelToggle turns a channel's digest on or off, keeping the
 // rest of it, its token included.
 func (s *Server) handleWebChannelToggle(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	ch, err := s.webChannel(c)
 	if err != nil {
 		return err
@@ -132,7 +133,7 @@ func (s *Server) handleWebChannelTest(c echo.Context) error {
 		return err
 	}
 	err = s.testChannel(c, ch)
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID, testErr: fe["channel"][0]})
 	}
 	if err != nil {
@@ -142,7 +143,7 @@ func (s *Server) handleWebChannelTest(c echo.Context) error {
 }
 
 func (s *Server) handleWebChannelDelete(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	ch, err := s.webChannel(c)
 	if err != nil {
 		return err
@@ -211,20 +212,21 @@ func (s *Server) handleWebChannelEdit(c echo.Context) error {
 // API's rules; its kind and its digest's switch stay as they are, and an
 // empty token keeps the one it has.
 func (s *Server) handleWebChannelUpdate(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	ch, err := s.webChannel(c)
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
-	p.values["kind"], p.values["enabled"] = ch.Kind, ch.Enabled
-	in := channelUpdateInput(p, ch)
-	err = p.err()
+	p := input.FormParams(c)
+	p.Set("kind", ch.Kind)
+	p.Set("enabled", ch.Enabled)
+	in := input.ChannelUpdate(p, ch)
+	err = p.Err()
 	if err == nil {
 		_, err = s.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in)
 		err = channelError(err)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.channelEditPage(c, http.StatusUnprocessableEntity, ch, c.Request().PostForm, fe)
 	}
 	if err != nil {

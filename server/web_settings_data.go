@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -24,11 +25,11 @@ type importView struct {
 }
 
 // importFile reads the form's file field, which requireWebUser's
-// parseForm left in the multipart form.
+// input.ParseForm left in the multipart form.
 func importFile(c echo.Context) ([]byte, error) {
 	mf := c.Request().MultipartForm
 	if mf == nil || len(mf.File["file"]) == 0 {
-		return nil, invalid("file", "The file field is required.")
+		return nil, input.Invalid("file", "The file field is required.")
 	}
 	f, err := mf.File["file"][0].Open()
 	if err != nil {
@@ -42,15 +43,15 @@ func importFile(c echo.Context) ([]byte, error) {
 // the file's beside the field, the document's (persons.3.gifts.0.name)
 // above the form, in the order the document has them.
 func (s *Server) importFailed(c echo.Context, status int, form string, err error) error {
-	st := settingsState{failed: failed{form: form, errs: fieldErrors(err)}}
-	if ve, ok := err.(*ValidationError); ok {
-		for _, field := range ve.fields {
+	st := settingsState{failed: failed{form: form, errs: input.FieldErrors(err)}}
+	if ve, ok := err.(*input.ValidationError); ok {
+		for _, field := range ve.Fields() {
 			if field == "file" {
 				continue
 			}
 			// A row's messages name their place: "persons.3: The first
 			// name field is required."
-			st.problems = append(st.problems, ve.messages[field]...)
+			st.problems = append(st.problems, ve.ByField()[field]...)
 		}
 	}
 	return s.settingsPage(c, status, st)
@@ -59,9 +60,9 @@ func (s *Server) importFailed(c echo.Context, status int, form string, err error
 // handleWebImport restores a Kith export, sent as a file, as POST
 // /api/import does.
 func (s *Server) handleWebImport(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	doc, err := importFile(c)
-	if fieldErrors(err) != nil {
+	if input.FieldErrors(err) != nil {
 		return s.importFailed(c, http.StatusUnprocessableEntity, "import", err)
 	}
 	if err != nil {
@@ -70,12 +71,12 @@ func (s *Server) handleWebImport(c echo.Context) error {
 	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
 	switch {
 	case errors.Is(err, ErrNotJSON):
-		return s.importFailed(c, http.StatusUnprocessableEntity, "import", invalid("file", "The file is not valid JSON."))
+		return s.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file is not valid JSON."))
 	case errors.Is(err, ErrNotJSONObject):
-		return s.importFailed(c, http.StatusUnprocessableEntity, "import", invalid("file", "The file must be a JSON object: a Kith export."))
+		return s.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file must be a JSON object: a Kith export."))
 	case errors.Is(err, store.ErrAccountHasPersons):
-		return s.importFailed(c, http.StatusConflict, "import", invalid("file", errAccountHasPersons.message))
-	case fieldErrors(err) != nil:
+		return s.importFailed(c, http.StatusConflict, "import", input.Invalid("file", errAccountHasPersons.Message))
+	case input.FieldErrors(err) != nil:
 		return s.importFailed(c, http.StatusUnprocessableEntity, "import", err)
 	case err != nil:
 		return err
@@ -104,13 +105,13 @@ func (s *Server) handleWebVCardImport(c echo.Context) error {
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
 		v.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
-			created, err := s.store.PutCards(c.Request().Context(), account(c), batch)
+			created, err := s.store.PutCards(c.Request().Context(), input.Account(c), batch)
 			v.Created += created
 			v.Updated += len(batch) - created
 			return err
 		})
 	}
-	if fieldErrors(err) != nil {
+	if input.FieldErrors(err) != nil {
 		return s.importFailed(c, http.StatusUnprocessableEntity, "vcard", err)
 	}
 	if err != nil {

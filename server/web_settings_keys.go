@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/remind"
 	"kith/server/web"
 	"kith/store"
@@ -18,7 +19,7 @@ type keyRow struct {
 }
 
 func (s *Server) keyRows(c echo.Context, d dates) ([]keyRow, error) {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	keys, err := s.store.APIKeys(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return nil, err
@@ -43,10 +44,10 @@ func keyForm(csrf string) web.Form {
 // handleWebKeyCreate makes a key and shows its token, this once: the
 // page is the answer, not a redirect, so that no URL or cookie holds it.
 func (s *Server) handleWebKeyCreate(c echo.Context) error {
-	sess, _ := session(c)
-	p := formParams(c)
-	label := p.requiredText("label", 255)
-	if err := p.err(); err != nil {
+	sess, _ := input.Session(c)
+	p := input.FormParams(c)
+	label := p.RequiredText("label", 255)
+	if err := p.Err(); err != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "key", err))
 	}
 	k, token, err := s.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
@@ -58,8 +59,8 @@ func (s *Server) handleWebKeyCreate(c echo.Context) error {
 }
 
 func (s *Server) handleWebKeyDelete(c echo.Context) error {
-	sess, _ := session(c)
-	id, err := pathID(c, "key", store.ErrAPIKeyNotFound)
+	sess, _ := input.Session(c)
+	id, err := input.PathID(c, "key", store.ErrAPIKeyNotFound)
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func (s *Server) handleWebKeyDelete(c echo.Context) error {
 // handleWebFeedCreate makes the calendar feed, or a new address for it
 // that voids the old one, and shows the address this once.
 func (s *Server) handleWebFeedCreate(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	_, secret, err := s.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
@@ -86,7 +87,7 @@ func (s *Server) handleWebFeedCreate(c echo.Context) error {
 }
 
 func (s *Server) handleWebFeedDelete(c echo.Context) error {
-	sess, _ := session(c)
+	sess, _ := input.Session(c)
 	err := s.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrCalendarFeedNotFound) {
 		return s.seeOther(c, "/settings", "There was no calendar feed to revoke.")

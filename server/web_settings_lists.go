@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -36,31 +37,31 @@ func genderForm(csrf, id, action, submit string, editing bool) web.Form {
 // webCategory is the category the path names, or the 404 of another
 // account's or a missing one.
 func (s *Server) webCategory(c echo.Context) (store.TaskCategory, error) {
-	id, err := pathID(c, "category", store.ErrCategoryNotFound)
+	id, err := input.PathID(c, "category", store.ErrCategoryNotFound)
 	if err != nil {
 		return store.TaskCategory{}, err
 	}
-	return s.store.TaskCategory(c.Request().Context(), account(c), id)
+	return s.store.TaskCategory(c.Request().Context(), input.Account(c), id)
 }
 
 // webGender is the gender the path names, or the 404 of another
 // account's or a missing one.
 func (s *Server) webGender(c echo.Context) (store.Gender, error) {
-	id, err := pathID(c, "gender", store.ErrGenderNotFound)
+	id, err := input.PathID(c, "gender", store.ErrGenderNotFound)
 	if err != nil {
 		return store.Gender{}, err
 	}
-	return s.store.Gender(c.Request().Context(), account(c), id)
+	return s.store.Gender(c.Request().Context(), input.Account(c), id)
 }
 
 func (s *Server) handleWebCategoryCreate(c echo.Context) error {
-	p := formParams(c)
-	name, color := categoryInput(p)
-	err := p.err()
+	p := input.FormParams(c)
+	name, color := input.Category(p)
+	err := p.Err()
 	if err == nil {
-		_, err = s.store.CreateTaskCategory(c.Request().Context(), account(c), name, color)
+		_, err = s.store.CreateTaskCategory(c.Request().Context(), input.Account(c), name, color)
 	}
-	if fieldErrors(err) != nil {
+	if input.FieldErrors(err) != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "category", err))
 	}
 	if err != nil {
@@ -87,13 +88,13 @@ func (s *Server) handleWebCategoryUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
-	name, color := categoryInput(p)
-	err = p.err()
+	p := input.FormParams(c)
+	name, color := input.Category(p)
+	err = p.Err()
 	if err == nil {
-		_, err = s.store.UpdateTaskCategory(c.Request().Context(), account(c), cat.ID, name, color)
+		_, err = s.store.UpdateTaskCategory(c.Request().Context(), input.Account(c), cat.ID, name, color)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.categoryEditPage(c, http.StatusUnprocessableEntity, cat, c.Request().PostForm, fe)
 	}
 	if err != nil {
@@ -109,20 +110,20 @@ func (s *Server) handleWebCategoryDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteTaskCategory(c.Request().Context(), account(c), cat.ID); err != nil {
+	if err := s.store.DeleteTaskCategory(c.Request().Context(), input.Account(c), cat.ID); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/settings#categories", "Category “"+cat.Name+"” deleted.")
 }
 
 func (s *Server) handleWebGenderCreate(c echo.Context) error {
-	p := formParams(c)
-	name, _ := genderInput(p, false)
-	err := p.err()
+	p := input.FormParams(c)
+	name, _ := input.Gender(p, false)
+	err := p.Err()
 	if err == nil {
-		_, err = s.store.CreateGender(c.Request().Context(), account(c), name)
+		_, err = s.store.CreateGender(c.Request().Context(), input.Account(c), name)
 	}
-	if fieldErrors(err) != nil {
+	if input.FieldErrors(err) != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "gender", err))
 	}
 	if err != nil {
@@ -149,13 +150,13 @@ func (s *Server) handleWebGenderUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := formParams(c)
-	name, position := genderInput(p, true)
-	err = p.err()
+	p := input.FormParams(c)
+	name, position := input.Gender(p, true)
+	err = p.Err()
 	if err == nil {
-		_, err = s.store.UpdateGender(c.Request().Context(), account(c), g.ID, name, position)
+		_, err = s.store.UpdateGender(c.Request().Context(), input.Account(c), g.ID, name, position)
 	}
-	if fe := fieldErrors(err); fe != nil {
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.genderEditPage(c, http.StatusUnprocessableEntity, g, c.Request().PostForm, fe)
 	}
 	if err != nil {
@@ -171,7 +172,7 @@ func (s *Server) handleWebGenderDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteGender(c.Request().Context(), account(c), g.ID); err != nil {
+	if err := s.store.DeleteGender(c.Request().Context(), input.Account(c), g.ID); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/settings#genders", "Gender “"+g.Name+"” deleted.")

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"kith/server/input"
 )
 
 // upload posts a multipart form of one file, the field "file", with the
@@ -410,7 +412,7 @@ func TestWebSettingsExportImport(t *testing.T) {
 	cy.get("/people").has(t, "Grace Hopper")
 
 	// A file over the forms' 1 MiB gets the API's import limit.
-	big := "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Note\r\nN:Note;Big;;;\r\nNOTE:" + strings.Repeat("x", maxBodyBytes+100) + "\r\nEND:VCARD\r\n"
+	big := "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Note\r\nN:Note;Big;;;\r\nNOTE:" + strings.Repeat("x", input.MaxBodyBytes+100) + "\r\nEND:VCARD\r\n"
 	pg = cy.upload("/settings/import/vcard", "big.vcf", []byte(big))
 	if pg.code != http.StatusOK {
 		t.Errorf("a file over 1 MiB: %d %.300s", pg.code, pg.body)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/server/web"
 	"kith/store"
 )
@@ -27,7 +28,7 @@ func (s *Server) webThingItem(c echo.Context) (store.Person, webKind, int64, err
 	if err != nil {
 		return per, k, 0, err
 	}
-	id, err := pathID(c, "item", echo.ErrNotFound)
+	id, err := input.PathID(c, "item", echo.ErrNotFound)
 	return per, k, id, err
 }
 
@@ -38,8 +39,8 @@ func (s *Server) handleWebThingCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = k.save(s, c, account(c), per.ID, 0, formParams(c))
-	if fe := fieldErrors(err); fe != nil {
+	err = k.save(s, c, input.Account(c), per.ID, 0, input.FormParams(c))
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{k.Slug, c.Request().PostForm, fe})
 	}
 	if err != nil {
@@ -73,7 +74,7 @@ func (s *Server) handleWebThingEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	values, err := k.values(s, c.Request().Context(), s.datesOf(c), account(c), per.ID, id)
+	values, err := k.values(s, c.Request().Context(), s.datesOf(c), input.Account(c), per.ID, id)
 	if err != nil {
 		return err
 	}
@@ -85,8 +86,8 @@ func (s *Server) handleWebThingUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = k.save(s, c, account(c), per.ID, id, formParams(c))
-	if fe := fieldErrors(err); fe != nil {
+	err = k.save(s, c, input.Account(c), per.ID, id, input.FormParams(c))
+	if fe := input.FieldErrors(err); fe != nil {
 		return s.thingForm(c, http.StatusUnprocessableEntity, per, k, id, c.Request().PostForm, fe)
 	}
 	if err != nil {
@@ -100,7 +101,7 @@ func (s *Server) handleWebThingDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := k.remove(s.store, c.Request().Context(), account(c), per.ID, id); err != nil {
+	if err := k.remove(s.store, c.Request().Context(), input.Account(c), per.ID, id); err != nil {
 		return err
 	}
 	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" deleted.")
@@ -116,7 +117,7 @@ func (s *Server) handleWebTaskToggle(c echo.Context) error {
 		}
 		param = "item"
 	}
-	id, err := pathID(c, param, store.ErrTaskNotFound)
+	id, err := input.PathID(c, param, store.ErrTaskNotFound)
 	if err != nil {
 		return err
 	}
@@ -127,11 +128,11 @@ func (s *Server) handleWebTaskToggle(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.store.Task(c.Request().Context(), account(c), per.ID, id); err != nil {
+		if _, err := s.store.Task(c.Request().Context(), input.Account(c), per.ID, id); err != nil {
 			return err
 		}
 	}
-	t, err := s.store.ToggleTask(c.Request().Context(), account(c), id)
+	t, err := s.store.ToggleTask(c.Request().Context(), input.Account(c), id)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -29,35 +30,18 @@ func workEntryOut(w *store.WorkEntry) workEntryJSON {
 	}
 }
 
-// workEntryInput reads the fields of an entry, the same on create and on
-// update, which replaces: what is not sent is cleared.
-func workEntryInput(p *params) store.WorkEntryInput {
-	in := store.WorkEntryInput{
-		JobTitle:        p.requiredText("job_title", 255),
-		CompanyName:     p.text("company_name", 255),
-		EstimatedSalary: p.text("estimated_salary", 255),
-		Duration:        p.text("duration", 255),
-	}
-	if b := p.boolean("active"); b != nil {
-		in.Active = *b
-	} else if !p.failed("active") {
-		p.fail("active", "The active field is required.")
-	}
-	return in
-}
-
 func (s *Server) handleWorkHistoryList(c echo.Context) error {
-	ctx, acct := c.Request().Context(), account(c)
-	personID, err := pathID(c, "person", store.ErrPersonNotFound)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return err
 	}
-	p, err := readParams(c)
+	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
 	page, perPage := readPage(p)
-	if err := validated(p, s.personExists(ctx, acct, personID)); err != nil {
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
 	entries, total, err := s.store.WorkHistory(ctx, acct, personID, perPage, pageOffset(page, perPage))
@@ -69,13 +53,13 @@ func (s *Server) handleWorkHistoryList(c echo.Context) error {
 		out[i] = workEntryOut(&entries[i])
 	}
 	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/work-history"
-	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.sent("per_page")))
+	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.Sent("per_page")))
 }
 
 // workEntries serves the work history of a person (see child).
 var workEntries = child[store.WorkEntry, store.WorkEntryInput]{
 	param: "entry", notFound: store.ErrWorkEntryNotFound,
-	input:  func(s *Server, c echo.Context, p *params) store.WorkEntryInput { return workEntryInput(p) },
+	input:  func(s *Server, c echo.Context, p *input.Params) store.WorkEntryInput { return input.WorkEntry(p) },
 	out:    func(v *store.WorkEntry) any { return workEntryOut(v) },
 	get:    (*store.Store).WorkEntry,
 	create: (*store.Store).CreateWorkEntry,

@@ -1,4 +1,10 @@
-package server
+// Package input is what a client may send, read one way for the API, the
+// web app's forms and the importers: merged parameters and their getters,
+// validation errors and their words, one reader per resource, the caller's
+// session and account, and time zones. An API answer, a form's field
+// error and an import's refusal say the same words because they come from
+// here.
+package input
 
 import (
 	"bytes"
@@ -25,7 +31,7 @@ import (
 // body, the body winning on a clash (contract §1). Each getter checks one
 // field and records its first failure; err returns them all at the end.
 // A field that failed once is not checked again, and reads as absent.
-type params struct {
+type Params struct {
 	values map[string]any // string from a query or form; any JSON value from JSON
 	errs   ValidationError
 }
@@ -36,11 +42,11 @@ type params struct {
 // without a word. Any getter refuses it, naming the field.
 type badText struct{}
 
-// readParams merges the query string with a JSON or form body. A body that
+// ReadParams merges the query string with a JSON or form body. A body that
 // does not parse is a 400, one over the limit a 413.
-func readParams(c echo.Context) (*params, error) {
+func ReadParams(c echo.Context) (*Params, error) {
 	r := c.Request()
-	p := &params{values: make(map[string]any)}
+	p := &Params{values: make(map[string]any)}
 	for k, vs := range r.URL.Query() {
 		p.values[k] = vs[len(vs)-1] // the last one, as PHP reads a repeated key
 	}
@@ -64,37 +70,37 @@ func readBody(r *http.Request) (map[string]any, error) {
 	mt, _, _ := mime.ParseMediaType(ct)
 	switch {
 	case mt == echo.MIMEMultipartForm:
-		if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
-			return nil, bodyError(err, errInvalidForm)
+		if err := r.ParseMultipartForm(MaxBodyBytes); err != nil {
+			return nil, BodyError(err, ErrInvalidForm)
 		}
 		defer r.MultipartForm.RemoveAll()
 		return lastValues(r.MultipartForm.Value), nil
 	case mt == echo.MIMEApplicationForm:
 		raw, err := io.ReadAll(r.Body)
 		if err != nil {
-			return nil, bodyError(err, errInvalidForm)
+			return nil, BodyError(err, ErrInvalidForm)
 		}
 		form, err := url.ParseQuery(string(raw))
 		if err != nil {
-			return nil, errInvalidForm
+			return nil, ErrInvalidForm
 		}
 		return lastValues(form), nil
 	case mt == echo.MIMEApplicationJSON || strings.HasSuffix(mt, "+json") || ct == "":
 		// No Content-Type at all: a body can only be meant as JSON here.
 		raw, err := io.ReadAll(r.Body)
 		if err != nil {
-			return nil, bodyError(err, errInvalidJSON)
+			return nil, BodyError(err, ErrInvalidJSON)
 		}
 		return decodeJSONObject(raw)
 	}
 	return nil, nil // other types carry no parameters we read
 }
 
-// bodyError is errBodyTooLarge when reading stopped at the limit, else def.
-func bodyError(err error, def *apiError) error {
+// BodyError is ErrBodyTooLarge when reading stopped at the limit, else def.
+func BodyError(err error, def *Error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return errBodyTooLarge
+		return ErrBodyTooLarge
 	}
 	return def
 }
@@ -108,10 +114,10 @@ func decodeJSONObject(raw []byte) (map[string]any, error) {
 	dec.UseNumber() // keeps "1985" and 1985 apart from 1985.5 exactly
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, errInvalidJSON
+		return nil, ErrInvalidJSON
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errInvalidJSON // trailing data after the value
+		return nil, ErrInvalidJSON // trailing data after the value
 	}
 	switch obj := v.(type) {
 	case nil:
@@ -122,7 +128,7 @@ func decodeJSONObject(raw []byte) (map[string]any, error) {
 		}
 		return obj, nil
 	}
-	return nil, errNotJSONObject
+	return nil, ErrNotJSONObject
 }
 
 // markBadText replaces in obj, decoded from raw, each string that
@@ -193,19 +199,19 @@ func lastValues(form map[string][]string) map[string]any {
 }
 
 // attr is how a message names a field: underscores become spaces.
-func attr(key string) string { return strings.ReplaceAll(key, "_", " ") }
+func Attr(key string) string { return strings.ReplaceAll(key, "_", " ") }
 
-func (p *params) fail(key, msg string) {
-	p.errs.add(key, msg)
+func (p *Params) Fail(key, msg string) {
+	p.errs.Add(key, msg)
 }
 
-func (p *params) failed(key string) bool {
+func (p *Params) Failed(key string) bool {
 	_, ok := p.errs.messages[key]
 	return ok
 }
 
 // err returns the recorded failures, or nil.
-func (p *params) err() error {
+func (p *Params) Err() error {
 	if len(p.errs.fields) == 0 {
 		return nil
 	}
@@ -215,15 +221,15 @@ func (p *params) err() error {
 // raw returns key's value as text. JSON numbers count as text (their
 // digits); other JSON values (true, arrays, objects) do not, and isText is
 // false. A missing or null value is not present.
-func (p *params) raw(key string) (s string, isText, present bool) {
-	if p.failed(key) {
+func (p *Params) raw(key string) (s string, isText, present bool) {
+	if p.Failed(key) {
 		return "", false, false
 	}
 	switch v := p.values[key].(type) {
 	case nil:
 		return "", false, false
 	case badText:
-		p.fail(key, "The "+attr(key)+" field format is invalid.")
+		p.Fail(key, "The "+Attr(key)+" field format is invalid.")
 		return "", false, false
 	case string:
 		return v, true, true
@@ -234,7 +240,7 @@ func (p *params) raw(key string) (s string, isText, present bool) {
 }
 
 // scalar is raw trimmed, where an empty string counts as absent.
-func (p *params) scalar(key string) (s string, isText, present bool) {
+func (p *Params) Scalar(key string) (s string, isText, present bool) {
 	s, isText, present = p.raw(key)
 	s = strings.TrimSpace(s)
 	return s, isText, present && !(isText && s == "")
@@ -268,51 +274,51 @@ func (k controls) allows(r rune) bool {
 
 // text returns the trimmed one-line string, or nil when it is absent or
 // empty.
-func (p *params) text(key string, maxLen int) *string {
-	return p.textFrom(p.scalar, key, maxLen, oneLine)
+func (p *Params) Text(key string, maxLen int) *string {
+	return p.textFrom(p.Scalar, key, maxLen, oneLine)
 }
 
 // longText is text that may run over several lines and paragraphs.
-func (p *params) longText(key string, maxLen int) *string {
-	return p.textFrom(p.scalar, key, maxLen, paragraphs)
+func (p *Params) longText(key string, maxLen int) *string {
+	return p.textFrom(p.Scalar, key, maxLen, paragraphs)
 }
 
 // textFrom checks the value that read (raw or scalar) gives for key.
-func (p *params) textFrom(read func(string) (string, bool, bool), key string, maxLen int, ctl controls) *string {
+func (p *Params) textFrom(read func(string) (string, bool, bool), key string, maxLen int, ctl controls) *string {
 	s, isText, present := read(key)
 	if !present {
 		return nil
 	}
 	if !isText {
-		p.fail(key, "The "+attr(key)+" field must be a string.")
+		p.Fail(key, "The "+Attr(key)+" field must be a string.")
 		return nil
 	}
 	return p.checkText(key, s, maxLen, ctl)
 }
 
-func (p *params) checkText(key, s string, maxLen int, ctl controls) *string {
+func (p *Params) checkText(key, s string, maxLen int, ctl controls) *string {
 	switch {
 	case s == "":
 		return nil
 	case !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !ctl.allows(r) }) >= 0:
-		p.fail(key, "The "+attr(key)+" field format is invalid.")
+		p.Fail(key, "The "+Attr(key)+" field format is invalid.")
 		return nil
 	case utf8.RuneCountInString(s) > maxLen:
-		p.fail(key, "The "+attr(key)+" field must not be greater than "+strconv.Itoa(maxLen)+" characters.")
+		p.Fail(key, "The "+Attr(key)+" field must not be greater than "+strconv.Itoa(maxLen)+" characters.")
 		return nil
 	}
 	return &s
 }
 
 // requiredText is text that must be there.
-func (p *params) requiredText(key string, maxLen int) string {
-	return p.require(key, p.text(key, maxLen))
+func (p *Params) RequiredText(key string, maxLen int) string {
+	return p.require(key, p.Text(key, maxLen))
 }
 
-func (p *params) require(key string, s *string) string {
+func (p *Params) require(key string, s *string) string {
 	if s == nil {
-		if !p.failed(key) {
-			p.fail(key, "The "+attr(key)+" field is required.")
+		if !p.Failed(key) {
+			p.Fail(key, "The "+Attr(key)+" field is required.")
 		}
 		return ""
 	}
@@ -320,57 +326,57 @@ func (p *params) require(key string, s *string) string {
 }
 
 // password is required text that is not trimmed: spaces can be part of it.
-func (p *params) password(key string, maxLen int) string {
+func (p *Params) Password(key string, maxLen int) string {
 	return p.require(key, p.textFrom(p.raw, key, maxLen, anyControl))
 }
 
 // newPassword is a password being chosen: at least 8 characters and at
 // most 72 bytes, all that bcrypt reads (the message says characters, as
 // the contract does).
-func (p *params) newPassword(key string) string {
-	s := p.password(key, 72)
+func (p *Params) NewPassword(key string) string {
+	s := p.Password(key, 72)
 	switch {
 	case s == "":
 	case len(s) > 72:
-		p.fail(key, "The "+attr(key)+" field must not be greater than 72 characters.")
+		p.Fail(key, "The "+Attr(key)+" field must not be greater than 72 characters.")
 		return ""
 	case utf8.RuneCountInString(s) < 8:
-		p.fail(key, "The "+attr(key)+" field must be at least 8 characters.")
+		p.Fail(key, "The "+Attr(key)+" field must be at least 8 characters.")
 		return ""
 	}
 	return s
 }
 
 // email is a required email address, lower-cased.
-func (p *params) email(key string, maxLen int) string {
-	s := p.requiredText(key, maxLen)
+func (p *Params) Email(key string, maxLen int) string {
+	s := p.RequiredText(key, maxLen)
 	if s != "" && !store.ValidEmail(s) {
-		p.fail(key, "The "+attr(key)+" field must be a valid email address.")
+		p.Fail(key, "The "+Attr(key)+" field must be a valid email address.")
 		return ""
 	}
 	return strings.ToLower(s)
 }
 
 // integer accepts a JSON integer or a decimal string ("1985").
-func (p *params) integer(key string) *int64 {
-	s, isText, present := p.scalar(key)
+func (p *Params) Integer(key string) *int64 {
+	s, isText, present := p.Scalar(key)
 	if !present {
 		return nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if !isText || err != nil {
-		p.fail(key, "The "+attr(key)+" field must be an integer.")
+		p.Fail(key, "The "+Attr(key)+" field must be an integer.")
 		return nil
 	}
 	return &n
 }
 
 // boolean accepts true/false, 1/0, "1"/"0" and "true"/"false".
-func (p *params) boolean(key string) *bool {
-	if b, ok := p.values[key].(bool); ok && !p.failed(key) {
+func (p *Params) Boolean(key string) *bool {
+	if b, ok := p.values[key].(bool); ok && !p.Failed(key) {
 		return &b
 	}
-	s, isText, present := p.scalar(key)
+	s, isText, present := p.Scalar(key)
 	if !present {
 		return nil
 	}
@@ -382,21 +388,21 @@ func (p *params) boolean(key string) *bool {
 	case isText && (s == "0" || s == "false"):
 		b = false
 	default:
-		p.fail(key, "The "+attr(key)+" field must be true or false.")
+		p.Fail(key, "The "+Attr(key)+" field must be true or false.")
 		return nil
 	}
 	return &b
 }
 
 // date accepts a calendar date written YYYY-MM-DD, as midnight UTC.
-func (p *params) date(key string) *time.Time {
-	s, isText, present := p.scalar(key)
+func (p *Params) Date(key string) *time.Time {
+	s, isText, present := p.Scalar(key)
 	if !present {
 		return nil
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if !isText || err != nil {
-		p.fail(key, "The "+attr(key)+" field must match the format Y-m-d.")
+		p.Fail(key, "The "+Attr(key)+" field must match the format Y-m-d.")
 		return nil
 	}
 	return &t
@@ -404,14 +410,14 @@ func (p *params) date(key string) *time.Time {
 
 // sent reports whether the request carries key at all, even empty or null:
 // a PATCH tells "leave it" (not sent) from "clear it" (sent empty).
-func (p *params) sent(key string) bool {
+func (p *Params) Sent(key string) bool {
 	_, ok := p.values[key]
 	return ok
 }
 
 // oneOf returns key's value if it is one of allowed, def when absent.
-func (p *params) oneOf(key string, allowed []string, def string) string {
-	s := p.text(key, 255)
+func (p *Params) OneOf(key string, allowed []string, def string) string {
+	s := p.Text(key, 255)
 	if s == nil {
 		return def
 	}
@@ -420,15 +426,15 @@ func (p *params) oneOf(key string, allowed []string, def string) string {
 			return a
 		}
 	}
-	p.fail(key, "The selected "+attr(key)+" is invalid.")
+	p.Fail(key, "The selected "+Attr(key)+" is invalid.")
 	return def
 }
 
 // between returns an integer within [lo, hi], or nil.
-func (p *params) between(key string, lo, hi int64) *int64 {
-	n := p.integer(key)
+func (p *Params) Between(key string, lo, hi int64) *int64 {
+	n := p.Integer(key)
 	if n != nil && (*n < lo || *n > hi) {
-		p.fail(key, fmt.Sprintf("The %s field must be between %d and %d.", attr(key), lo, hi))
+		p.Fail(key, fmt.Sprintf("The %s field must be between %d and %d.", Attr(key), lo, hi))
 		return nil
 	}
 	return n
@@ -442,8 +448,8 @@ const (
 
 // timestamp accepts a Unix time (integer), a date YYYY-MM-DD (midnight
 // UTC) or an RFC 3339 time, and returns Unix seconds.
-func (p *params) timestamp(key string) *int64 {
-	s, isText, present := p.scalar(key)
+func (p *Params) Timestamp(key string) *int64 {
+	s, isText, present := p.Scalar(key)
 	if !present {
 		return nil
 	}
@@ -457,18 +463,78 @@ func (p *params) timestamp(key string) *int64 {
 		unix = t.Unix()
 	}
 	if !isText || err != nil || unix < minUnix || unix > maxUnix {
-		p.fail(key, "The "+attr(key)+" field must be a valid date.")
+		p.Fail(key, "The "+Attr(key)+" field must be a valid date.")
 		return nil
 	}
 	return &unix
 }
 
-// pathID reads a positive integer id from the path. Anything else names
+// PathID reads a positive integer id from the path. Anything else names
 // no row, so it gets the resource's own 404.
-func pathID(c echo.Context, name string, notFound error) (int64, error) {
+func PathID(c echo.Context, name string, notFound error) (int64, error) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
 	if err != nil || id <= 0 {
 		return 0, notFound
 	}
 	return id, nil
+}
+
+// ParseForm reads a posted form, multipart or not, once: a body over the
+// route's limit is 413, one that does not parse 400.
+func ParseForm(c echo.Context) error {
+	r := c.Request()
+	if r.PostForm != nil {
+		return nil
+	}
+	var err error
+	if strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
+		err = r.ParseMultipartForm(MaxBodyBytes)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
+		return BodyError(err, ErrInvalidForm)
+	}
+	return nil
+}
+
+// FormParams are a posted form's fields, read by the API's own getters.
+func FormParams(c echo.Context) *Params {
+	p := &Params{values: lastValues(c.Request().PostForm)}
+	for k, v := range p.values {
+		if s, ok := v.(string); ok && !utf8.ValidString(s) {
+			p.values[k] = badText{}
+		}
+	}
+	return p
+}
+
+// FieldErrors are a validation error's messages by field, for the form
+// to show beside each field; other errors are nil.
+func FieldErrors(err error) map[string][]string {
+	if ve, ok := err.(*ValidationError); ok {
+		return ve.ByField()
+	}
+	return nil
+}
+
+// MaxBodyBytes is the largest request body read: 1 MiB, binary.
+const MaxBodyBytes = 1 << 20
+
+// NewParams are parameters read from values, such as one object of an
+// imported document.
+func NewParams(values map[string]any) *Params { return &Params{values: values} }
+
+// value is key's value as it was sent (a document's nested object or
+// array), without a check.
+func (p *Params) Value(key string) any { return p.values[key] }
+
+// set gives key a value, as if the client had sent it.
+func (p *Params) Set(key string, v any) { p.values[key] = v }
+
+// verbatim is text kept exactly as sent, line breaks and surrounding
+// spaces too: what Kith stores for another program (a vCard's extra
+// lines), not what a person types.
+func (p *Params) Verbatim(key string, maxLen int) *string {
+	return p.textFrom(p.raw, key, maxLen, paragraphs)
 }

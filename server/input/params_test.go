@@ -1,4 +1,4 @@
-package server
+package input
 
 import (
 	"net/http/httptest"
@@ -9,16 +9,16 @@ import (
 )
 
 // paramsOf reads the parameters of a request as a handler would.
-func paramsOf(t *testing.T, method, target, ctype, body string) (*params, error) {
+func paramsOf(t *testing.T, method, target, ctype, body string) (*Params, error) {
 	t.Helper()
 	r := httptest.NewRequest(method, target, strings.NewReader(body))
 	if ctype != "" {
 		r.Header.Set("Content-Type", ctype)
 	}
-	return readParams(echo.New().NewContext(r, httptest.NewRecorder()))
+	return ReadParams(echo.New().NewContext(r, httptest.NewRecorder()))
 }
 
-func mustParams(t *testing.T, method, target, ctype, body string) *params {
+func mustParams(t *testing.T, method, target, ctype, body string) *Params {
 	t.Helper()
 	p, err := paramsOf(t, method, target, ctype, body)
 	if err != nil {
@@ -30,25 +30,25 @@ func mustParams(t *testing.T, method, target, ctype, body string) *params {
 func TestParamsMergeQueryAndBody(t *testing.T) {
 	for _, method := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
 		p := mustParams(t, method, "/?a=query&b=query&b=last", "application/json", `{"a":"body","c":"body"}`)
-		a, b, c := p.text("a", 10), p.text("b", 10), p.text("c", 10)
+		a, b, c := p.Text("a", 10), p.Text("b", 10), p.Text("c", 10)
 		if a == nil || *a != "body" || b == nil || *b != "last" || c == nil || *c != "body" {
 			t.Errorf("%s: a=%v b=%v c=%v, want body wins, last repeated query value, body-only kept", method, a, b, c)
 		}
 	}
 	p := mustParams(t, "PUT", "/?a=query", "application/x-www-form-urlencoded", "a=form&d=form")
-	if a, d := p.text("a", 10), p.text("d", 10); *a != "form" || *d != "form" {
+	if a, d := p.Text("a", 10), p.Text("d", 10); *a != "form" || *d != "form" {
 		t.Errorf("form: a=%v d=%v", *a, *d)
 	}
 	p = mustParams(t, "POST", "/?a=query", "text/plain", "a=ignored")
-	if a := p.text("a", 10); *a != "query" {
+	if a := p.Text("a", 10); *a != "query" {
 		t.Errorf("a text/plain body is no parameters: a=%v", *a)
 	}
 	p = mustParams(t, "POST", "/", "", `{"a":"json without a content type"}`)
-	if a := p.text("a", 40); a == nil {
+	if a := p.Text("a", 40); a == nil {
 		t.Errorf("a body without a Content-Type is read as JSON")
 	}
 	p = mustParams(t, "POST", "/?a=1", "application/json", "  ")
-	if a := p.text("a", 10); *a != "1" {
+	if a := p.Text("a", 10); *a != "1" {
 		t.Errorf("an empty JSON body is no body")
 	}
 }
@@ -56,14 +56,14 @@ func TestParamsMergeQueryAndBody(t *testing.T) {
 func TestParamsBodyErrors(t *testing.T) {
 	cases := []struct {
 		name, ctype, body string
-		want              *apiError
+		want              *Error
 	}{
-		{"broken JSON", "application/json", `{"a":`, errInvalidJSON},
-		{"JSON with trailing data", "application/json", `{"a":1}x`, errInvalidJSON},
-		{"JSON string", "application/json", `"a"`, errNotJSONObject},
-		{"JSON array", "application/vnd.api+json", `[1]`, errNotJSONObject},
-		{"broken form", "application/x-www-form-urlencoded", "a=%zz", errInvalidForm},
-		{"broken multipart", "multipart/form-data; boundary=x", "garbage", errInvalidForm},
+		{"broken JSON", "application/json", `{"a":`, ErrInvalidJSON},
+		{"JSON with trailing data", "application/json", `{"a":1}x`, ErrInvalidJSON},
+		{"JSON string", "application/json", `"a"`, ErrNotJSONObject},
+		{"JSON array", "application/vnd.api+json", `[1]`, ErrNotJSONObject},
+		{"broken form", "application/x-www-form-urlencoded", "a=%zz", ErrInvalidForm},
+		{"broken multipart", "multipart/form-data; boundary=x", "garbage", ErrInvalidForm},
 	}
 	for _, tc := range cases {
 		_, err := paramsOf(t, "POST", "/", tc.ctype, tc.body)
@@ -71,7 +71,7 @@ func TestParamsBodyErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if p, err := paramsOf(t, "POST", "/", "application/json", "null"); err != nil || p.text("a", 1) != nil {
+	if p, err := paramsOf(t, "POST", "/", "application/json", "null"); err != nil || p.Text("a", 1) != nil {
 		t.Errorf("JSON null is no parameters: %v", err)
 	}
 }
@@ -80,21 +80,21 @@ func TestParamsInteger(t *testing.T) {
 	p := mustParams(t, "POST", "/?q=1985&neg=-4&sp=%2012%20&empty=", "application/json",
 		`{"n":1985,"s":"1985","f":1985.5,"e":"1e3","b":true,"x":"12a","big":"99999999999999999999","null":null}`)
 	for key, want := range map[string]int64{"q": 1985, "neg": -4, "sp": 12, "n": 1985, "s": 1985} {
-		if got := p.integer(key); got == nil || *got != want {
+		if got := p.Integer(key); got == nil || *got != want {
 			t.Errorf("%s: %v, want %d", key, got, want)
 		}
 	}
 	for _, key := range []string{"empty", "null", "missing"} {
-		if got := p.integer(key); got != nil {
+		if got := p.Integer(key); got != nil {
 			t.Errorf("%s: %v, want absent", key, *got)
 		}
 	}
 	for _, key := range []string{"f", "e", "b", "x", "big"} {
-		if got := p.integer(key); got != nil {
+		if got := p.Integer(key); got != nil {
 			t.Errorf("%s: %v, want an error", key, *got)
 		}
 	}
-	ve := p.err().(*ValidationError)
+	ve := p.Err().(*ValidationError)
 	if got := ve.messages["big"]; len(got) != 1 || got[0] != "The big field must be an integer." {
 		t.Errorf("message: %v", got)
 	}
@@ -108,19 +108,19 @@ func TestParamsBoolean(t *testing.T) {
 		`{"t":true,"f":false,"n1":1,"n0":0,"s1":"1","s0":"0","yes":"yes","n2":2,"arr":[true]}`)
 	for key, want := range map[string]bool{"q1": true, "q0": false, "qt": true, "qf": false, "qT": true,
 		"t": true, "f": false, "n1": true, "n0": false, "s1": true, "s0": false} {
-		if got := p.boolean(key); got == nil || *got != want {
+		if got := p.Boolean(key); got == nil || *got != want {
 			t.Errorf("%s: %v, want %v", key, got, want)
 		}
 	}
-	if got := p.boolean("qe"); got != nil {
+	if got := p.Boolean("qe"); got != nil {
 		t.Errorf("empty: %v, want absent", *got)
 	}
 	for _, key := range []string{"yes", "n2", "arr"} {
-		if got := p.boolean(key); got != nil {
+		if got := p.Boolean(key); got != nil {
 			t.Errorf("%s: %v, want an error", key, *got)
 		}
 	}
-	if msg := p.err().(*ValidationError).messages["yes"][0]; msg != "The yes field must be true or false." {
+	if msg := p.Err().(*ValidationError).messages["yes"][0]; msg != "The yes field must be true or false." {
 		t.Errorf("message: %q", msg)
 	}
 }
@@ -128,24 +128,24 @@ func TestParamsBoolean(t *testing.T) {
 func TestParamsText(t *testing.T) {
 	p := mustParams(t, "POST", "/", "application/json",
 		`{"name":"  Ada  ","blank":"   ","five":"ééééé","six":"éééééé","pw":"  secret  ","first_name":false}`)
-	if got := p.text("name", 255); *got != "Ada" {
+	if got := p.Text("name", 255); *got != "Ada" {
 		t.Errorf("trim: %q", *got)
 	}
-	if got := p.text("blank", 255); got != nil {
+	if got := p.Text("blank", 255); got != nil {
 		t.Errorf("blank is absent, got %q", *got)
 	}
-	if got := p.text("five", 5); got == nil {
+	if got := p.Text("five", 5); got == nil {
 		t.Errorf("5 characters of 2 bytes fit a max of 5")
 	}
-	if got := p.text("six", 5); got != nil {
+	if got := p.Text("six", 5); got != nil {
 		t.Errorf("6 characters do not fit a max of 5")
 	}
-	if got := p.password("pw", 255); got != "  secret  " {
+	if got := p.Password("pw", 255); got != "  secret  " {
 		t.Errorf("passwords are not trimmed: %q", got)
 	}
-	p.requiredText("first_name", 255)
-	p.requiredText("missing_field", 255)
-	ve := p.err().(*ValidationError)
+	p.RequiredText("first_name", 255)
+	p.RequiredText("missing_field", 255)
+	ve := p.Err().(*ValidationError)
 	want := map[string]string{
 		"six":           "The six field must not be greater than 5 characters.",
 		"first_name":    "The first name field must be a string.",
@@ -162,15 +162,15 @@ func TestParamsText(t *testing.T) {
 }
 
 func TestValidationSummary(t *testing.T) {
-	v := invalid("a", "First.")
+	v := Invalid("a", "First.")
 	if v.Error() != "First." {
 		t.Errorf("one: %q", v.Error())
 	}
-	v.add("b", "Second.")
+	v.Add("b", "Second.")
 	if v.Error() != "First. (and 1 more error)" {
 		t.Errorf("two: %q", v.Error())
 	}
-	v.add("a", "Third.")
+	v.Add("a", "Third.")
 	if v.Error() != "First. (and 2 more errors)" {
 		t.Errorf("three: %q", v.Error())
 	}

@@ -1,0 +1,73 @@
+package input
+
+import (
+	"crypto/rand"
+
+	"kith/server/remind"
+	"kith/store"
+)
+
+// ChannelKinds are where a digest can go.
+var ChannelKinds = []string{"email", "ntfy", "gotify", "webhook"}
+
+// Channel reads a channel, the same on create and on update. The
+// token is write-only: on update, leaving it out keeps the one there.
+func Channel(p *Params, creating bool) store.ChannelInput {
+	in := store.ChannelInput{
+		Kind:           p.OneOf("kind", ChannelKinds, ""),
+		Name:           p.Text("name", 255),
+		Enabled:        true,
+		KeepOlderToken: !creating,
+	}
+	if in.Kind == "" && !p.Failed("kind") {
+		p.Fail("kind", "The kind field is required.")
+	}
+	if b := p.Boolean("enabled"); b != nil {
+		in.Enabled = *b
+	}
+	if in.Kind == "email" {
+		// The user's own address: nothing to set.
+		return in
+	}
+	in.URL = p.Text("url", 2048)
+	in.Token = p.Text("token", 512)
+	switch {
+	case in.URL == nil && !p.Failed("url") && in.Kind != "":
+		p.Fail("url", "The url field is required when kind is "+in.Kind+".")
+	case in.URL != nil && !webURL(*in.URL):
+		p.Fail("url", "The url field must be a valid URL.")
+	case in.URL != nil && in.Kind == "ntfy":
+		if _, _, err := remind.SplitTopic(*in.URL); err != nil {
+			p.Fail("url", "The url field must end with the ntfy topic, as in https://ntfy.sh/your-topic.")
+		}
+	}
+	if in.Kind == "gotify" && in.Token == nil && creating && !p.Failed("token") {
+		p.Fail("token", "The token field is required when kind is gotify.")
+	}
+	if in.Kind == "webhook" && in.Token != nil && len(*in.Token) < 16 {
+		p.Fail("token", "The token field must be at least 16 characters.")
+	}
+	return in
+}
+
+// ChannelUpdate reads an update of old: Channel's rules, and
+// a channel that becomes a gotify or webhook one needs the token it did
+// not need before. A token left out keeps the one there.
+func ChannelUpdate(p *Params, old store.Channel) store.ChannelInput {
+	in := Channel(p, false)
+	if in.Kind != old.Kind && in.Token == nil && (in.Kind == "gotify" || in.Kind == "webhook") && !p.Failed("token") {
+		p.Fail("token", "The token field is required when kind changes to "+in.Kind+".")
+	}
+	return in
+}
+
+// SignWebhook gives a webhook sent without a token a signing secret of
+// its own, and returns it ("" when none was made): it is shown once.
+func SignWebhook(in *store.ChannelInput) string {
+	if in.Kind != "webhook" || in.Token != nil {
+		return ""
+	}
+	secret := rand.Text() + rand.Text()
+	in.Token = &secret
+	return secret
+}
