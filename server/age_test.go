@@ -1,6 +1,7 @@
 package server
 
 import (
+	"kith/store"
 	"strings"
 	"testing"
 	"time"
@@ -113,7 +114,7 @@ func TestWholeYears(t *testing.T) {
 		{"2026-06-01", "2026-03-15", 0}, // not born yet counts as zero, not -1
 	}
 	for _, c := range cases {
-		if got := wholeYears(d(c.born), d(c.today)); got != c.want {
+		if got := store.WholeYears(d(c.born), d(c.today)); got != c.want {
 			t.Errorf("born %s, on %s: %d, want %d", c.born, c.today, got, c.want)
 		}
 	}

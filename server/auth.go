@@ -32,46 +32,16 @@ func (s *Server) handleLogin(c echo.Context) error {
 		return err
 	}
 
-	// Five failures for one email from one address (an IPv6 /64) block
-	// both for the rest of the minute, the right password included:
-	// guessing stays slow. Failures for one email from anywhere back off
-	// too (s.accounts), so that many addresses do not make many guessers.
-	throttle := email + "|" + clientKey(c.RealIP())
-	account := email
-	if wait, blocked := s.accounts.Blocked(account); blocked {
-		s.metrics.throttledLogin(viaAPI)
-		setRetryAfter(c, wait)
-		return input.ErrTooManyAttempts
-	}
-	if wait, blocked := s.logins.Blocked(throttle); blocked {
-		s.metrics.throttledLogin(viaAPI)
-		setRetryAfter(c, wait)
-		return input.ErrTooManyAttempts
-	}
-	ctx := c.Request().Context()
-	u, err := s.checkPassword(ctx, email, password)
-	if errors.Is(err, errChecksBusy) {
-		s.metrics.throttledLogin(viaAPI)
-		setRetryAfter(c, time.Second)
-		return input.ErrTooManyAttempts
-	}
-	if errors.Is(err, store.ErrInvalidCredentials) {
-		s.metrics.failedLogin(viaAPI)
-		s.logins.Fail(throttle)
-		s.accounts.Fail(account)
-		return input.ErrInvalidCredentials
-	}
+	u, err := s.checkLogin(c, email, password, viaAPI)
 	if err != nil {
 		return err
 	}
-	s.logins.Clear(throttle)
-	s.accounts.Clear(account)
 	if !u.Verified() {
 		return errUnverified
 	}
 
 	// A login is no logged action, even with a key in its header.
-	_, token, err := s.store.CreateAPIKey(store.WithoutActor(ctx), u.ID, "API token for "+u.Email)
+	_, token, err := s.store.CreateAPIKey(store.WithoutActor(c.Request().Context()), u.ID, "API token for "+u.Email)
 	if err != nil {
 		return err
 	}
@@ -126,4 +96,41 @@ func (s *Server) handleHealth(c echo.Context) error {
 		return errors.Join(input.ErrUnavailable, err)
 	}
 	return c.JSON(http.StatusOK, messageBody{"ok", http.StatusOK})
+}
+
+// checkLogin checks an email and password, for the API's login and the
+// web app's sign-in (via): five failures for one email from one address
+// (an IPv6 /64) block both for the rest of the minute, the right password
+// included, so guessing stays slow; failures for one email from anywhere
+// back off too (s.accounts), so that many addresses do not make many
+// guessers. A refusal is an *input.Error: 401 or 429 with Retry-After.
+func (s *Server) checkLogin(c echo.Context, email, password string, via string) (store.User, error) {
+	throttle := email + "|" + clientKey(c.RealIP())
+	if wait, blocked := s.accounts.Blocked(email); blocked {
+		s.metrics.throttledLogin(via)
+		setRetryAfter(c, wait)
+		return store.User{}, input.ErrTooManyAttempts
+	}
+	if wait, blocked := s.logins.Blocked(throttle); blocked {
+		s.metrics.throttledLogin(via)
+		setRetryAfter(c, wait)
+		return store.User{}, input.ErrTooManyAttempts
+	}
+	u, err := s.checkPassword(c.Request().Context(), email, password)
+	switch {
+	case errors.Is(err, errChecksBusy):
+		s.metrics.throttledLogin(via)
+		setRetryAfter(c, time.Second)
+		return store.User{}, input.ErrTooManyAttempts
+	case errors.Is(err, store.ErrInvalidCredentials):
+		s.metrics.failedLogin(via)
+		s.logins.Fail(throttle)
+		s.accounts.Fail(email)
+		return store.User{}, input.ErrInvalidCredentials
+	case err != nil:
+		return store.User{}, err
+	}
+	s.logins.Clear(throttle)
+	s.accounts.Clear(email)
+	return u, nil
 }

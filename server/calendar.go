@@ -2,11 +2,10 @@ package server
 
 import (
 	_ "embed"
+	"kith/server/input"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"kith/server/input"
 )
 
 // The caller's calendar: ages and "today" are counted in the user's own
@@ -14,7 +13,11 @@ import (
 
 // userDay returns the requesting user's time zone and today's date in it.
 func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
-	sess, _ := input.Session(c)
-	loc := input.UserZone(sess.Timezone)
-	return input.DateOf(s.store.Now().In(loc)), loc
+	return input.Today(c, s.store.Now())
+}
+
+// today is the caller's date, without its zone.
+func (s *Server) today(c echo.Context) time.Time {
+	t, _ := s.userDay(c)
+	return t
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -76,7 +75,7 @@ func (s *Server) handleChannelCreate(c echo.Context) error {
 	}
 	ch, err := s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
 	if err != nil {
-		return channelError(err)
+		return input.ChannelError(err)
 	}
 	out := channelOut(&ch)
 	out.Secret = made
@@ -104,7 +103,7 @@ func (s *Server) handleChannelUpdate(c echo.Context) error {
 	}
 	ch, err := s.store.UpdateChannel(ctx, sess.UserID, id, in)
 	if err != nil {
-		return channelError(err)
+		return input.ChannelError(err)
 	}
 	return c.JSON(http.StatusOK, dataBody[channelJSON]{channelOut(&ch)})
 }
@@ -156,11 +155,4 @@ func (s *Server) testChannel(c echo.Context, ch store.Channel) error {
 		return input.Invalid("channel", "The channel could not deliver the test: "+remind.Clip(err.Error(), 300))
 	}
 	return nil
-}
-
-func channelError(err error) error {
-	if errors.Is(err, store.ErrEmailChannelTaken) {
-		return input.Invalid("kind", "You already have an email channel.")
-	}
-	return err
 }

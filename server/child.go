@@ -10,21 +10,13 @@ import (
 	"kith/store"
 )
 
-// child is a resource that belongs to a person (life events, gifts,
-// important dates, …). Showing, creating, replacing and deleting one go
+// child serves one of input's Child kinds (life events, gifts, important
+// dates, …) over the API: showing, creating, replacing and deleting one go
 // the same way whatever it is, so one set of handlers serves them all;
-// each resource names its types, its store methods and how it reads and
-// shows itself.
+// out shapes one as its JSON.
 type child[T, In any] struct {
-	param    string // the path parameter of its id
-	notFound error
-	// input reads the fields, the same on create and on replace.
-	input  func(s *Server, c echo.Context, p *input.Params) In
-	out    func(*T) any
-	get    func(st *store.Store, ctx context.Context, acct, person, id int64) (T, error)
-	create func(st *store.Store, ctx context.Context, acct, person int64, in In) (T, error)
-	update func(st *store.Store, ctx context.Context, acct, person, id int64, in In) (T, error)
-	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
+	input.Child[T, In]
+	out func(*T) any
 }
 
 func (r child[T, In]) respond(c echo.Context, status int, v T) error {
@@ -32,11 +24,11 @@ func (r child[T, In]) respond(c echo.Context, status int, v T) error {
 }
 
 func (r child[T, In]) show(s *Server, c echo.Context) error {
-	personID, id, err := input.ChildIDs(c, r.param, r.notFound)
+	personID, id, err := input.ChildIDs(c, r.Param, r.NotFound)
 	if err != nil {
 		return err
 	}
-	v, err := r.get(s.store, c.Request().Context(), input.Account(c), personID, id)
+	v, err := r.Get(s.store, c.Request().Context(), input.Account(c), personID, id)
 	if err != nil {
 		return err
 	}
@@ -54,11 +46,11 @@ func (r child[T, In]) doCreate(s *Server, c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := r.input(s, c, p)
+	in := r.Read(p, s.today(c))
 	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
-	v, err := r.create(s.store, ctx, acct, personID, in)
+	v, err := r.Create(s.store, ctx, acct, personID, in)
 	if err != nil {
 		return err
 	}
@@ -69,7 +61,7 @@ func (r child[T, In]) doCreate(s *Server, c echo.Context) error {
 // fields.
 func (r child[T, In]) replace(s *Server, c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
-	personID, id, err := input.ChildIDs(c, r.param, r.notFound)
+	personID, id, err := input.ChildIDs(c, r.Param, r.NotFound)
 	if err != nil {
 		return err
 	}
@@ -77,11 +69,11 @@ func (r child[T, In]) replace(s *Server, c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := r.input(s, c, p)
-	if err := input.Validated(p, func() error { _, err := r.get(s.store, ctx, acct, personID, id); return err }); err != nil {
+	in := r.Read(p, s.today(c))
+	if err := input.Validated(p, func() error { _, err := r.Get(s.store, ctx, acct, personID, id); return err }); err != nil {
 		return err
 	}
-	v, err := r.update(s.store, ctx, acct, personID, id, in)
+	v, err := r.Update(s.store, ctx, acct, personID, id, in)
 	if err != nil {
 		return err
 	}
@@ -89,11 +81,11 @@ func (r child[T, In]) replace(s *Server, c echo.Context) error {
 }
 
 func (r child[T, In]) delete(s *Server, c echo.Context) error {
-	personID, id, err := input.ChildIDs(c, r.param, r.notFound)
+	personID, id, err := input.ChildIDs(c, r.Param, r.NotFound)
 	if err != nil {
 		return err
 	}
-	if err := r.remove(s.store, c.Request().Context(), input.Account(c), personID, id); err != nil {
+	if err := r.Remove(s.store, c.Request().Context(), input.Account(c), personID, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

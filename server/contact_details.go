@@ -63,17 +63,7 @@ func (s *Server) handleContactDetailList(c echo.Context) error {
 }
 
 // contactDetails serves the details of a person (see child).
-var contactDetails = child[store.ContactDetail, store.ContactDetailInput]{
-	param: "detail", notFound: store.ErrContactDetailNotFound,
-	input: func(s *Server, c echo.Context, p *input.Params) store.ContactDetailInput {
-		return input.ContactDetail(p)
-	},
-	out:    func(v *store.ContactDetail) any { return contactDetailOut(v) },
-	get:    (*store.Store).ContactDetail,
-	create: (*store.Store).CreateContactDetail,
-	update: (*store.Store).UpdateContactDetail,
-	remove: (*store.Store).DeleteContactDetail,
-}
+var contactDetails = child[store.ContactDetail, store.ContactDetailInput]{input.ContactDetails, func(v *store.ContactDetail) any { return contactDetailOut(v) }}
 
 func (s *Server) handleContactDetailShow(c echo.Context) error { return contactDetails.show(s, c) }
 func (s *Server) handleContactDetailCreate(c echo.Context) error {

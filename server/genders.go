@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -10,14 +9,6 @@ import (
 	"kith/server/input"
 	"kith/store"
 )
-
-// personError turns an unknown gender into the 422 a client can act on.
-func personError(err error) error {
-	if errors.Is(err, store.ErrUnknownGender) {
-		return input.Invalid("gender_id", input.MsgUnknownGender)
-	}
-	return err
-}
 
 type genderAttributes struct {
 	Name      string `json:"name"`

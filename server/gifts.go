@@ -43,15 +43,7 @@ func (s *Server) handleGiftList(c echo.Context) error {
 }
 
 // gifts serves the gifts of a person (see child).
-var gifts = child[store.Gift, store.GiftInput]{
-	param: "gift", notFound: store.ErrGiftNotFound,
-	input:  func(s *Server, c echo.Context, p *input.Params) store.GiftInput { return input.Gift(p) },
-	out:    func(v *store.Gift) any { return giftOut(v) },
-	get:    (*store.Store).Gift,
-	create: (*store.Store).CreateGift,
-	update: (*store.Store).UpdateGift,
-	remove: (*store.Store).DeleteGift,
-}
+var gifts = child[store.Gift, store.GiftInput]{input.Gifts, func(v *store.Gift) any { return giftOut(v) }}
 
 func (s *Server) handleGiftShow(c echo.Context) error   { return gifts.show(s, c) }
 func (s *Server) handleGiftCreate(c echo.Context) error { return gifts.doCreate(s, c) }

@@ -57,17 +57,7 @@ func (s *Server) handleImportantDateList(c echo.Context) error {
 }
 
 // importantDates serves the dates of a person (see child).
-var importantDates = child[store.ImportantDate, store.ImportantDateInput]{
-	param: "date", notFound: store.ErrImportantDateNotFound,
-	input: func(s *Server, c echo.Context, p *input.Params) store.ImportantDateInput {
-		return input.ImportantDate(p)
-	},
-	out:    func(v *store.ImportantDate) any { return importantDateOut(v) },
-	get:    (*store.Store).ImportantDate,
-	create: (*store.Store).CreateImportantDate,
-	update: (*store.Store).UpdateImportantDate,
-	remove: (*store.Store).DeleteImportantDate,
-}
+var importantDates = child[store.ImportantDate, store.ImportantDateInput]{input.ImportantDates, func(v *store.ImportantDate) any { return importantDateOut(v) }}
 
 func (s *Server) handleImportantDateShow(c echo.Context) error { return importantDates.show(s, c) }
 func (s *Server) handleImportantDateCreate(c echo.Context) error {

@@ -39,7 +39,7 @@ func (s *Server) handleInteractionList(c echo.Context) error {
 	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
-	list, total, err := s.store.Interactions(ctx, acct, personID, perPage, pageOffset(page, perPage))
+	list, total, err := s.store.Interactions(ctx, acct, personID, perPage, input.PageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -52,18 +52,7 @@ func (s *Server) handleInteractionList(c echo.Context) error {
 }
 
 // interactions serves the interactions of a person (see child).
-var interactions = child[store.Interaction, store.InteractionInput]{
-	param: "interaction", notFound: store.ErrInteractionNotFound,
-	input: func(s *Server, c echo.Context, p *input.Params) store.InteractionInput {
-		today, _ := s.userDay(c)
-		return input.Interaction(p, today)
-	},
-	out:    func(v *store.Interaction) any { return interactionOut(v) },
-	get:    (*store.Store).Interaction,
-	create: (*store.Store).CreateInteraction,
-	update: (*store.Store).UpdateInteraction,
-	remove: (*store.Store).DeleteInteraction,
-}
+var interactions = child[store.Interaction, store.InteractionInput]{input.Interactions, func(v *store.Interaction) any { return interactionOut(v) }}
 
 func (s *Server) handleInteractionShow(c echo.Context) error   { return interactions.show(s, c) }
 func (s *Server) handleInteractionCreate(c echo.Context) error { return interactions.doCreate(s, c) }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -51,18 +50,12 @@ func (s *Server) handleJournalShow(c echo.Context) error {
 	return journalResponse(c, http.StatusOK, j)
 }
 
-// journalName reads a journal's name, the one field of its create and
-// rename, by the API and the web app alike.
-func journalName(p *input.Params) string {
-	return p.RequiredText("name", 255)
-}
-
 func (s *Server) handleJournalCreate(c echo.Context) error {
 	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
 	}
-	name := journalName(p)
+	name := input.Journal(p)
 	if err := p.Err(); err != nil {
 		return err
 	}
@@ -83,7 +76,7 @@ func (s *Server) handleJournalUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := journalName(p)
+	name := input.Journal(p)
 	if err := input.Validated(p, func() error { _, err := s.store.Journal(ctx, acct, id); return err }); err != nil {
 		return err
 	}
@@ -126,7 +119,7 @@ func (s *Server) handleEntryByDate(c echo.Context) error {
 		return err
 	}
 	en, created, err := s.store.JournalEntry(c.Request().Context(), input.Account(c), id,
-		dateNumber(c.Param("year")), dateNumber(c.Param("month")), dateNumber(c.Param("day")))
+		input.DateNumber(c.Param("year")), input.DateNumber(c.Param("month")), input.DateNumber(c.Param("day")))
 	if err != nil {
 		return err
 	}
@@ -136,22 +129,4 @@ func (s *Server) handleEntryByDate(c echo.Context) error {
 	}
 	return c.JSON(status, dataBody[entryJSON]{entryJSON{ID: en.ID, Object: "entry", Day: en.Day, Month: en.Month, Year: en.Year,
 		CreatedAt: en.CreatedAt, UpdatedAt: en.UpdatedAt}})
-}
-
-// dateNumber reads a part of a date from the path: digits only, leading
-// zeros allowed. Anything else, or more than a year's four digits, is 0,
-// which no date has.
-func dateNumber(s string) int {
-	digits := strings.TrimLeft(s, "0")
-	if s == "" || len(digits) > 4 {
-		return 0
-	}
-	n := 0
-	for _, r := range digits {
-		if r < '0' || r > '9' {
-			return 0
-		}
-		n = n*10 + int(r-'0')
-	}
-	return n
 }

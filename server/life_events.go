@@ -48,15 +48,7 @@ func (s *Server) handleLifeEventList(c echo.Context) error {
 }
 
 // lifeEvents serves the events of a person (see child).
-var lifeEvents = child[store.LifeEvent, store.LifeEventInput]{
-	param: "event", notFound: store.ErrLifeEventNotFound,
-	input:  func(s *Server, c echo.Context, p *input.Params) store.LifeEventInput { return input.LifeEvent(p) },
-	out:    func(v *store.LifeEvent) any { return lifeEventOut(v) },
-	get:    (*store.Store).LifeEvent,
-	create: (*store.Store).CreateLifeEvent,
-	update: (*store.Store).UpdateLifeEvent,
-	remove: (*store.Store).DeleteLifeEvent,
-}
+var lifeEvents = child[store.LifeEvent, store.LifeEventInput]{input.LifeEvents, func(v *store.LifeEvent) any { return lifeEventOut(v) }}
 
 func (s *Server) handleLifeEventShow(c echo.Context) error   { return lifeEvents.show(s, c) }
 func (s *Server) handleLifeEventCreate(c echo.Context) error { return lifeEvents.doCreate(s, c) }

@@ -57,7 +57,7 @@ func (s *Server) handleLogList(c echo.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	logs, total, err := s.store.Logs(c.Request().Context(), sess.UserID, logsPerPage, pageOffset(page, logsPerPage))
+	logs, total, err := s.store.Logs(c.Request().Context(), sess.UserID, logsPerPage, input.PageOffset(page, logsPerPage))
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func (s *Server) handleNoteList(c echo.Context) error {
 	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
-	notes, total, err := s.store.Notes(ctx, acct, personID, perPage, pageOffset(page, perPage))
+	notes, total, err := s.store.Notes(ctx, acct, personID, perPage, input.PageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -49,15 +49,7 @@ func (s *Server) handleNoteList(c echo.Context) error {
 }
 
 // notes serves the notes of a person (see child).
-var notes = child[store.Note, string]{
-	param: "note", notFound: store.ErrNoteNotFound,
-	input:  func(s *Server, c echo.Context, p *input.Params) string { return input.Note(p) },
-	out:    func(v *store.Note) any { return noteOut(*v) },
-	get:    (*store.Store).Note,
-	create: (*store.Store).CreateNote,
-	update: (*store.Store).UpdateNote,
-	remove: (*store.Store).DeleteNote,
-}
+var notes = child[store.Note, string]{input.Notes, func(v *store.Note) any { return noteOut(*v) }}
 
 func (s *Server) handleNoteShow(c echo.Context) error   { return notes.show(s, c) }
 func (s *Server) handleNoteCreate(c echo.Context) error { return notes.doCreate(s, c) }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"math"
 	"net/url"
 	"strconv"
 
@@ -83,19 +82,9 @@ func pageOfQuery[T any](path string, query url.Values, items []T, page, perPage,
 		b.Links.Next = &next
 	}
 	if len(items) > 0 {
-		from := pageOffset(page, perPage) + 1 // items exist, so the offset did not saturate
+		from := input.PageOffset(page, perPage) + 1 // items exist, so the offset did not saturate
 		to := from + int64(len(items)) - 1
 		b.Meta.From, b.Meta.To = &from, &to
 	}
 	return b
-}
-
-// pageOffset is how many rows come before the page. A page so far out that
-// the product overflows gets the largest offset, which is an empty page:
-// wrapping round would serve the first rows under a page number they are not.
-func pageOffset(page, perPage int64) int64 {
-	if page-1 > math.MaxInt64/perPage {
-		return math.MaxInt64
-	}
-	return (page - 1) * perPage
 }

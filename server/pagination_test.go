@@ -73,7 +73,7 @@ func TestPageOffset(t *testing.T) {
 		{math.MaxInt64, 1, math.MaxInt64 - 1},
 		{math.MaxInt64, 100, math.MaxInt64},
 	} {
-		if got := pageOffset(tc.page, tc.per); got != tc.want {
+		if got := input.PageOffset(tc.page, tc.per); got != tc.want {
 			t.Errorf("pageOffset(%d, %d) = %d, want %d", tc.page, tc.per, got, tc.want)
 		}
 	}

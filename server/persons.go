@@ -12,8 +12,6 @@ import (
 	"kith/store"
 )
 
-var errPersonProtected = &input.Error{Status: http.StatusForbidden, Message: "This person cannot be deleted."}
-
 type personJSON struct {
 	ID                 int64              `json:"id"`
 	Object             string             `json:"object"`
@@ -80,7 +78,7 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	ctx, acct, offset := c.Request().Context(), input.Account(c), pageOffset(page, perPage)
+	ctx, acct, offset := c.Request().Context(), input.Account(c), input.PageOffset(page, perPage)
 	var persons []store.Person
 	var total int64
 	var query url.Values
@@ -124,7 +122,7 @@ func (s *Server) handlePersonCreate(c echo.Context) error {
 	}
 	per, err := s.store.CreatePerson(c.Request().Context(), input.Account(c), in)
 	if err != nil {
-		return personError(err)
+		return input.PersonError(err)
 	}
 	return s.personResponse(c, http.StatusCreated, per)
 }
@@ -147,7 +145,7 @@ func (s *Server) handlePersonUpdate(c echo.Context) error {
 	}
 	per, err := s.store.UpdatePerson(ctx, acct, id, in)
 	if err != nil {
-		return personError(err)
+		return input.PersonError(err)
 	}
 	return s.personResponse(c, http.StatusOK, per)
 }
@@ -159,7 +157,7 @@ func (s *Server) handlePersonDelete(c echo.Context) error {
 	}
 	err = s.store.DeletePerson(c.Request().Context(), input.Account(c), id)
 	if errors.Is(err, store.ErrPersonProtected) {
-		return errPersonProtected
+		return input.ErrPersonProtected
 	}
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -48,14 +47,6 @@ func taskResponse(c echo.Context, status int, t store.Task) error {
 	return writeTask(c, status, taskOut(&t))
 }
 
-// taskError turns an unknown category into the 422 a client can act on.
-func taskError(err error) error {
-	if errors.Is(err, store.ErrUnknownCategory) {
-		return input.Invalid("task_category_id", "The selected task category id is invalid.")
-	}
-	return err
-}
-
 func (s *Server) handleTaskList(c echo.Context) error {
 	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
@@ -100,7 +91,7 @@ func (s *Server) handleTaskCreate(c echo.Context) error {
 	}
 	t, err := s.store.CreateTask(ctx, acct, personID, in)
 	if err != nil {
-		return taskError(err)
+		return input.TaskError(err)
 	}
 	return taskResponse(c, http.StatusCreated, t)
 }
@@ -124,7 +115,7 @@ func (s *Server) handleTaskUpdate(c echo.Context) error {
 	}
 	t, err := s.store.UpdateTask(ctx, acct, personID, taskID, in)
 	if err != nil {
-		return taskError(err)
+		return input.TaskError(err)
 	}
 	return taskResponse(c, http.StatusOK, t)
 }

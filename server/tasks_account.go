@@ -50,7 +50,7 @@ func (s *Server) handleAccountTaskList(c echo.Context) error {
 	if to != nil {
 		f.DueBefore = dayStart(to.AddDate(0, 0, 1), loc)
 	}
-	tasks, total, err := s.store.AccountTasks(c.Request().Context(), input.Account(c), f, perPage, pageOffset(page, perPage))
+	tasks, total, err := s.store.AccountTasks(c.Request().Context(), input.Account(c), f, perPage, input.PageOffset(page, perPage))
 	if err != nil {
 		return err
 	}

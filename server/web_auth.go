@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -56,7 +55,7 @@ func (s *Server) handleWebLogin(c echo.Context) error {
 	if err := p.Err(); err != nil {
 		return s.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), input.FieldErrors(err), "")
 	}
-	u, err := s.webCheckLogin(c, email, password)
+	u, err := s.checkLogin(c, email, password, viaWeb)
 	var ae *input.Error
 	if errors.As(err, &ae) {
 		return s.loginPage(c, ae.Status, email, nil, webLoginRefusal(ae))
@@ -72,39 +71,6 @@ func (s *Server) handleWebLogin(c echo.Context) error {
 		SameSite: http.SameSiteLaxMode, Secure: s.secure(c), MaxAge: store.WebSessionLife})
 	c.SetCookie(&http.Cookie{Name: loginCookie, Path: "/login", MaxAge: -1})
 	return c.Redirect(http.StatusSeeOther, "/")
-}
-
-// webCheckLogin is handleLogin's check: the same throttles per email and
-// address and per email, the same password slots.
-func (s *Server) webCheckLogin(c echo.Context, email, password string) (store.User, error) {
-	throttle := email + "|" + clientKey(c.RealIP())
-	if wait, blocked := s.accounts.Blocked(email); blocked {
-		s.metrics.throttledLogin(viaWeb)
-		setRetryAfter(c, wait)
-		return store.User{}, input.ErrTooManyAttempts
-	}
-	if wait, blocked := s.logins.Blocked(throttle); blocked {
-		s.metrics.throttledLogin(viaWeb)
-		setRetryAfter(c, wait)
-		return store.User{}, input.ErrTooManyAttempts
-	}
-	u, err := s.checkPassword(c.Request().Context(), email, password)
-	switch {
-	case errors.Is(err, errChecksBusy):
-		s.metrics.throttledLogin(viaWeb)
-		setRetryAfter(c, time.Second)
-		return store.User{}, input.ErrTooManyAttempts
-	case errors.Is(err, store.ErrInvalidCredentials):
-		s.metrics.failedLogin(viaWeb)
-		s.logins.Fail(throttle)
-		s.accounts.Fail(email)
-		return store.User{}, input.ErrInvalidCredentials
-	case err != nil:
-		return store.User{}, err
-	}
-	s.logins.Clear(throttle)
-	s.accounts.Clear(email)
-	return u, nil
 }
 
 // webLoginRefusal words a refused sign-in for a person.

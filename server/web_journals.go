@@ -102,7 +102,7 @@ func (s *Server) handleWebJournals(c echo.Context) error {
 
 func (s *Server) handleWebJournalCreate(c echo.Context) error {
 	p := input.FormParams(c)
-	name := journalName(p)
+	name := input.Journal(p)
 	err := p.Err()
 	var j store.Journal
 	if err == nil {
@@ -139,7 +139,7 @@ type journalForms struct {
 func (s *Server) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
 	pg, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
 	pg = max(pg, 1)
-	entries, total, err := s.store.Entries(c.Request().Context(), input.Account(c), j.ID, webEntriesPerPage, pageOffset(pg, webEntriesPerPage))
+	entries, total, err := s.store.Entries(c.Request().Context(), input.Account(c), j.ID, webEntriesPerPage, input.PageOffset(pg, webEntriesPerPage))
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func (s *Server) journalPage(c echo.Context, status int, j store.Journal, f jour
 		v.Next = link(pg + 1)
 	}
 	if len(entries) > 0 && total > webEntriesPerPage {
-		first := pageOffset(pg, webEntriesPerPage) + 1
+		first := input.PageOffset(pg, webEntriesPerPage) + 1
 		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(entries))-1, 10) + " of " + strconv.FormatInt(total, 10)
 	}
 	open := f.open
@@ -197,7 +197,7 @@ func (s *Server) handleWebJournalRename(c echo.Context) error {
 		return err
 	}
 	p := input.FormParams(c)
-	name := journalName(p)
+	name := input.Journal(p)
 	err = p.Err()
 	if err == nil {
 		j, err = s.store.UpdateJournal(c.Request().Context(), input.Account(c), j.ID, name)
@@ -244,7 +244,7 @@ func entryDate(p *input.Params) (year, month, day int) {
 		p.Fail("date", msgDateFormat)
 		return 0, 0, 0
 	}
-	year, month, day = dateNumber(parts[0]), dateNumber(parts[1]), dateNumber(parts[2])
+	year, month, day = input.DateNumber(parts[0]), input.DateNumber(parts[1]), input.DateNumber(parts[2])
 	if !store.ValidDate(year, month, day) {
 		p.Fail("date", msgDateInvalid)
 		return 0, 0, 0

@@ -44,13 +44,13 @@ type kindItem struct {
 
 // kindOf makes a webKind of the API's child resource r: list reads the
 // person's, show draws one, values fills the edit form with one.
-func kindOf[T, In any](r child[T, In], slug, title, noun string,
+func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
 	fields func(s *Server, c echo.Context) ([]web.Field, error),
 	list func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error),
 	show func(v *T, d dates) kindItem,
 	values func(v *T, d dates) url.Values,
 ) webKind {
-	return webKind{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.remove,
+	return webKind{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.Remove,
 		list: func(s *Server, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
 			vs, err := list(s.store, ctx, acct, person)
 			if err != nil {
@@ -63,7 +63,7 @@ func kindOf[T, In any](r child[T, In], slug, title, noun string,
 			return out, nil
 		},
 		values: func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error) {
-			v, err := r.get(s.store, ctx, acct, person, id)
+			v, err := r.Get(s.store, ctx, acct, person, id)
 			if err != nil {
 				return nil, err
 			}
@@ -71,19 +71,19 @@ func kindOf[T, In any](r child[T, In], slug, title, noun string,
 		},
 		save: func(s *Server, c echo.Context, acct, person, id int64, p *input.Params) error {
 			ctx := c.Request().Context()
-			in := r.input(s, c, p)
+			in := r.Read(p, s.today(c))
 			if id == 0 {
 				if err := p.Err(); err != nil {
 					return err
 				}
-				_, err := r.create(s.store, ctx, acct, person, in)
+				_, err := r.Create(s.store, ctx, acct, person, in)
 				return err
 			}
 			// As the API's replace: a missing row's 404 before the form's 422.
-			if err := input.Validated(p, func() error { _, err := r.get(s.store, ctx, acct, person, id); return err }); err != nil {
+			if err := input.Validated(p, func() error { _, err := r.Get(s.store, ctx, acct, person, id); return err }); err != nil {
 				return err
 			}
-			_, err := r.update(s.store, ctx, acct, person, id, in)
+			_, err := r.Update(s.store, ctx, acct, person, id, in)
 			return err
 		},
 	}
@@ -96,7 +96,7 @@ func fixed(fs ...web.Field) func(*Server, echo.Context) ([]web.Field, error) {
 
 // webKinds are the kinds the person page shows, in its order.
 var webKinds = []webKind{
-	kindOf(contactDetails, "contact-details", "Contact details", "contact detail",
+	kindOf(input.ContactDetails, "contact-details", "Contact details", "contact detail",
 		fixed(
 			web.Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds)},
 			web.Field{Name: "value", Label: "Value", Type: "text", Hint: "The address, number, URL or handle. Not for a postal address."},
@@ -122,7 +122,7 @@ var webKinds = []webKind{
 			return strs("kind", ptr(v.Kind), "value", v.Value, "label", v.Label, "network", v.Network, "street", v.Street,
 				"city", v.City, "postal_code", v.PostalCode, "region", v.Region, "country", v.Country)
 		}),
-	kindOf(importantDates, "important-dates", "Important dates", "important date",
+	kindOf(input.ImportantDates, "important-dates", "Important dates", "important date",
 		fixed(
 			web.Field{Name: "label", Label: "Label", Type: "text", Required: true, Hint: "Wedding, name day, …"},
 			web.Field{Name: "date", Label: "Date", Type: "text", Required: true, Hint: "YYYY-MM-DD, or --MM-DD when the year is unknown"},
@@ -146,7 +146,7 @@ var webKinds = []webKind{
 			}
 			return url.Values{"label": {v.Label}, "date": {date}, "remind_yearly": {strconv.FormatBool(v.RemindYearly)}}
 		}),
-	kindOf(webTasks, "tasks", "Tasks", "task",
+	kindOf(input.Tasks, "tasks", "Tasks", "task",
 		func(s *Server, c echo.Context) ([]web.Field, error) {
 			cats, err := s.store.TaskCategories(c.Request().Context(), input.Account(c))
 			if err != nil {
@@ -188,14 +188,14 @@ var webKinds = []webKind{
 			}
 			return out
 		}),
-	kindOf(notes, "notes", "Notes", "note",
+	kindOf(input.Notes, "notes", "Notes", "note",
 		fixed(web.Field{Name: "content", Label: "Note", Type: "textarea", Required: true}),
 		firstPage((*store.Store).Notes),
 		func(v *store.Note, d dates) kindItem {
 			return kindItem{ID: v.ID, Long: v.Content, Detail: d.moment(v.CreatedAt)}
 		},
 		func(v *store.Note, _ dates) url.Values { return url.Values{"content": {v.Content}} }),
-	kindOf(interactions, "interactions", "Interactions", "interaction",
+	kindOf(input.Interactions, "interactions", "Interactions", "interaction",
 		fixed(
 			web.Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.InteractionKinds)},
 			web.Field{Name: "happened_on", Label: "On", Type: "date", Required: true},
@@ -212,7 +212,7 @@ var webKinds = []webKind{
 		func(v *store.Interaction, _ dates) url.Values {
 			return strs("kind", ptr(v.Kind), "happened_on", ptr(v.HappenedOn), "note", v.Note)
 		}),
-	kindOf(gifts, "gifts", "Gifts", "gift",
+	kindOf(input.Gifts, "gifts", "Gifts", "gift",
 		fixed(
 			web.Field{Name: "name", Label: "Gift", Type: "text", Required: true},
 			web.Field{Name: "status", Label: "Status", Type: "select", Options: labelled(store.GiftStatuses)},
@@ -235,7 +235,7 @@ var webKinds = []webKind{
 			}
 			return out
 		}),
-	kindOf(lifeEvents, "life-events", "Life events", "life event",
+	kindOf(input.LifeEvents, "life-events", "Life events", "life event",
 		fixed(
 			web.Field{Name: "description", Label: "What happened", Type: "text", Required: true},
 			web.Field{Name: "happened_at", Label: "When", Type: "date", Required: true},
@@ -256,7 +256,7 @@ var webKinds = []webKind{
 			out.Set("should_be_reminded", strconv.FormatBool(v.ShouldBeReminded))
 			return out
 		}),
-	kindOf(workEntries, "work-history", "Work history", "job",
+	kindOf(input.WorkEntries, "work-history", "Work history", "job",
 		fixed(
 			web.Field{Name: "job_title", Label: "Job title", Type: "text", Required: true},
 			web.Field{Name: "company_name", Label: "Company", Type: "text"},
@@ -305,24 +305,6 @@ func webKindOf(slug string) (webKind, bool) {
 		}
 	}
 	return webKind{}, false
-}
-
-// webTasks is the person's tasks as a child resource, for the web app;
-// the API's task handlers predate child and answer as the contract's
-// task routes do.
-var webTasks = child[store.Task, store.TaskInput]{
-	param: "task", notFound: store.ErrTaskNotFound,
-	input: func(_ *Server, _ echo.Context, p *input.Params) store.TaskInput { return input.Task(p) },
-	get:   (*store.Store).Task,
-	create: func(st *store.Store, ctx context.Context, acct, person int64, in store.TaskInput) (store.Task, error) {
-		t, err := st.CreateTask(ctx, acct, person, in)
-		return t, taskError(err)
-	},
-	update: func(st *store.Store, ctx context.Context, acct, person, id int64, in store.TaskInput) (store.Task, error) {
-		t, err := st.UpdateTask(ctx, acct, person, id, in)
-		return t, taskError(err)
-	},
-	remove: (*store.Store).DeleteTask,
 }
 
 func ptr(s string) *string { return &s }

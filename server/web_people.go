@@ -49,9 +49,9 @@ func (s *Server) handleWebPeople(c echo.Context) error {
 	var total int64
 	var err error
 	if text != nil {
-		persons, total, err = s.store.SearchPersons(ctx, acct, *text, webPerPage, pageOffset(page, webPerPage))
+		persons, total, err = s.store.SearchPersons(ctx, acct, *text, webPerPage, input.PageOffset(page, webPerPage))
 	} else {
-		persons, total, err = s.store.PersonsByName(ctx, acct, webPerPage, pageOffset(page, webPerPage))
+		persons, total, err = s.store.PersonsByName(ctx, acct, webPerPage, input.PageOffset(page, webPerPage))
 	}
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func (s *Server) handleWebPeople(c echo.Context) error {
 	}
 	// By the rows this page holds, not page*webPerPage, which overflows
 	// for a page number no link gives; a page past the end has none.
-	offset := pageOffset(page, webPerPage)
+	offset := input.PageOffset(page, webPerPage)
 	if len(persons) > 0 && offset+int64(len(persons)) < total {
 		v.Next = link(page + 1)
 	}
@@ -175,7 +175,7 @@ func (s *Server) handleWebPersonCreate(c echo.Context) error {
 	var per store.Person
 	if err == nil {
 		per, err = s.store.CreatePerson(c.Request().Context(), input.Account(c), in)
-		err = personError(err)
+		err = input.PersonError(err)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
 		return s.personFormPage(c, http.StatusUnprocessableEntity, nil, c.Request().PostForm, fe)
@@ -219,7 +219,7 @@ func (s *Server) handleWebPersonUpdate(c echo.Context) error {
 	err = p.Err()
 	if err == nil {
 		_, err = s.store.UpdatePerson(ctx, acct, per.ID, in)
-		err = personError(err)
+		err = input.PersonError(err)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
 		return s.personFormPage(c, http.StatusUnprocessableEntity, &per, c.Request().PostForm, fe)
@@ -237,7 +237,7 @@ func (s *Server) handleWebPersonDelete(c echo.Context) error {
 	}
 	err = s.store.DeletePerson(c.Request().Context(), input.Account(c), per.ID)
 	if errors.Is(err, store.ErrPersonProtected) {
-		return errPersonProtected
+		return input.ErrPersonProtected
 	}
 	if err != nil {
 		return err

@@ -128,8 +128,8 @@ func personFacts(p store.Person, d dates) []fact {
 
 // ageText says what Kith knows of a person's age, as of today.
 func ageText(a store.Age, d dates) string {
-	out := ageOut(a, d.today, d.loc)
-	switch out["age_type"] {
+	age, _ := a.YearsOld(d.today, d.loc)
+	switch deref(a.Type) {
 	case "exact":
 		born := strconv.FormatInt(*a.Year, 10)
 		if a.Month != nil && a.Day != nil {
@@ -137,9 +137,9 @@ func ageText(a store.Age, d dates) string {
 		} else if a.Month != nil {
 			born = time.Month(*a.Month).String() + " " + born
 		}
-		return strconv.Itoa(out["age"].(int)) + " (born " + born + ")"
+		return strconv.FormatInt(age, 10) + " (born " + born + ")"
 	case "estimated":
-		return "about " + strconv.FormatInt(out["age"].(int64), 10)
+		return "about " + strconv.FormatInt(age, 10)
 	case "bracket":
 		return "between " + deref(a.Bracket) + " years"
 	}

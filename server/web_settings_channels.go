@@ -81,7 +81,7 @@ func (s *Server) handleWebChannelCreate(c echo.Context) error {
 	if err == nil {
 		made = input.SignWebhook(&in)
 		_, err = s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
-		err = channelError(err)
+		err = input.ChannelError(err)
 	}
 	if input.FieldErrors(err) != nil {
 		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
@@ -224,7 +224,7 @@ func (s *Server) handleWebChannelUpdate(c echo.Context) error {
 	err = p.Err()
 	if err == nil {
 		_, err = s.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in)
-		err = channelError(err)
+		err = input.ChannelError(err)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
 		return s.channelEditPage(c, http.StatusUnprocessableEntity, ch, c.Request().PostForm, fe)

@@ -44,7 +44,7 @@ func (s *Server) handleWorkHistoryList(c echo.Context) error {
 	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
 		return err
 	}
-	entries, total, err := s.store.WorkHistory(ctx, acct, personID, perPage, pageOffset(page, perPage))
+	entries, total, err := s.store.WorkHistory(ctx, acct, personID, perPage, input.PageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -57,15 +57,7 @@ func (s *Server) handleWorkHistoryList(c echo.Context) error {
 }
 
 // workEntries serves the work history of a person (see child).
-var workEntries = child[store.WorkEntry, store.WorkEntryInput]{
-	param: "entry", notFound: store.ErrWorkEntryNotFound,
-	input:  func(s *Server, c echo.Context, p *input.Params) store.WorkEntryInput { return input.WorkEntry(p) },
-	out:    func(v *store.WorkEntry) any { return workEntryOut(v) },
-	get:    (*store.Store).WorkEntry,
-	create: (*store.Store).CreateWorkEntry,
-	update: (*store.Store).UpdateWorkEntry,
-	remove: (*store.Store).DeleteWorkEntry,
-}
+var workEntries = child[store.WorkEntry, store.WorkEntryInput]{input.WorkEntries, func(v *store.WorkEntry) any { return workEntryOut(v) }}
 
 func (s *Server) handleWorkEntryShow(c echo.Context) error   { return workEntries.show(s, c) }
 func (s *Server) handleWorkEntryCreate(c echo.Context) error { return workEntries.doCreate(s, c) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Errors of persons.
@@ -53,6 +54,43 @@ type Age struct {
 	EstimatedAt    *int64  // estimated: when it was set
 	Bracket        *string // bracket: "N-M"
 	YearlyReminder *bool
+}
+
+// YearsOld is how old the person is on today (the user's date, as
+// midnight UTC; loc their zone): an exact age counts birthdays, an
+// estimated one the years since it was set. A bracket, or no age, has
+// none.
+func (a Age) YearsOld(today time.Time, loc *time.Location) (int64, bool) {
+	switch {
+	case a.Type == nil:
+		return 0, false
+	case *a.Type == "exact":
+		month, day := time.January, 1 // a missing month or day counts as the first
+		if a.Month != nil {
+			month = time.Month(*a.Month)
+		}
+		if a.Day != nil {
+			day = int(*a.Day)
+		}
+		born := time.Date(int(*a.Year), month, day, 0, 0, 0, 0, time.UTC)
+		return int64(WholeYears(born, today)), true
+	case *a.Type == "estimated":
+		t := time.Unix(*a.EstimatedAt, 0).In(loc)
+		set := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+		return *a.Estimated + int64(WholeYears(set, today)), true
+	}
+	return 0, false
+}
+
+// WholeYears counts the birthdays from from to today, never below zero.
+// Comparing (month, day) pairs makes someone born on 29 February a year
+// older on 1 March in a common year.
+func WholeYears(from, today time.Time) int {
+	years := today.Year() - from.Year()
+	if today.Month() < from.Month() || (today.Month() == from.Month() && today.Day() < from.Day()) {
+		years--
+	}
+	return max(0, years)
 }
 
 // PersonInput is what creating or replacing a person takes.

@@ -2,6 +2,7 @@ package input
 
 import (
 	"crypto/rand"
+	"errors"
 
 	"kith/server/remind"
 	"kith/store"
@@ -70,4 +71,12 @@ func SignWebhook(in *store.ChannelInput) string {
 	secret := rand.Text() + rand.Text()
 	in.Token = &secret
 	return secret
+}
+
+// ChannelError turns a second email channel into the 422 a client can act on.
+func ChannelError(err error) error {
+	if errors.Is(err, store.ErrEmailChannelTaken) {
+		return Invalid("kind", "You already have an email channel.")
+	}
+	return err
 }

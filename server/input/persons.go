@@ -1,6 +1,11 @@
 package input
 
-import "kith/store"
+import (
+	"errors"
+	"net/http"
+
+	"kith/store"
+)
 
 func Person(p *Params) store.PersonInput {
 	in := store.PersonInput{
@@ -46,3 +51,13 @@ var (
 	MaritalStatuses = []string{"unknown", "single", "couple"}
 	KidsStatuses    = []string{"unknown", "no_kids", "maybe_kids", "has_kids"}
 )
+
+// PersonError turns an unknown gender into the 422 a client can act on.
+func PersonError(err error) error {
+	if errors.Is(err, store.ErrUnknownGender) {
+		return Invalid("gender_id", MsgUnknownGender)
+	}
+	return err
+}
+
+var ErrPersonProtected = &Error{Status: http.StatusForbidden, Message: "This person cannot be deleted."}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // ZoneList is every name of the IANA time zone database that Go embeds
@@ -69,4 +71,12 @@ func UserZone(name string) *time.Location {
 		return time.UTC
 	}
 	return loc
+}
+
+// Today is the caller's date in their own time zone, as midnight UTC,
+// and that zone: what ages and "due" are counted to, on every surface.
+func Today(c echo.Context, now time.Time) (time.Time, *time.Location) {
+	sess, _ := Session(c)
+	loc := UserZone(sess.Timezone)
+	return DateOf(now.In(loc)), loc
 }

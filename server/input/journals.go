@@ -1,0 +1,29 @@
+package input
+
+import (
+	"strings"
+)
+
+// Journal reads a journal's name, the one field of its create and
+// rename, by the API and the web app alike.
+func Journal(p *Params) string {
+	return p.RequiredText("name", 255)
+}
+
+// DateNumber reads a part of a date from the path: digits only, leading
+// zeros allowed. Anything else, or more than a year's four digits, is 0,
+// which no date has.
+func DateNumber(s string) int {
+	digits := strings.TrimLeft(s, "0")
+	if s == "" || len(digits) > 4 {
+		return 0
+	}
+	n := 0
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return 0
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
