@@ -21,32 +21,27 @@ const davRealm = `Basic realm="Kith", charset="UTF-8"`
 // davRoutes serves CardDAV: the tree at /dav/, discovery at
 // /.well-known/carddav (GET redirected, PROPFIND answered in place) and
 // the site root's PROPFIND and OPTIONS, where iOS looks first.
-func (s *Server) davRoutes() {
+func (s *Server) davRoutes(r surfaceRouter) {
 	h := dav.New(s.store, func(ctx context.Context, err error) {
 		s.log.Error().Err(err).Msg("carddav")
 	})
 	serve := s.davAuth(echo.WrapHandler(h))
 	methods := []string{http.MethodOptions, http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, "PROPFIND", "REPORT"}
 	for _, p := range []string{dav.Prefix, dav.Prefix + "/*"} {
-		s.echo.Match(methods, p, serve)
+		for _, m := range methods {
+			r.Add(m, p, serve)
+		}
 	}
 	redirect := func(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderContentLength, "0")
 		return c.Redirect(http.StatusMovedPermanently, dav.Prefix+"/")
 	}
-	s.echo.GET("/.well-known/carddav", redirect)
-	s.echo.HEAD("/.well-known/carddav", redirect)
+	r.get("/.well-known/carddav", redirect)
 	for _, m := range []string{"PROPFIND", http.MethodOptions} {
-		s.echo.Add(m, "/.well-known/carddav", serve)
-		s.echo.Add(m, "/", serve)
+		r.Add(m, "/.well-known/carddav", serve)
+		r.Add(m, "/", serve)
 	}
-	// GET / is the web app's dashboard (webRoutes).
-}
-
-// isDAVPath tells the requests that davRoutes serves.
-func isDAVPath(c echo.Context) bool {
-	p := c.Request().URL.Path
-	return p == "/" || p == dav.Prefix || strings.HasPrefix(p, dav.Prefix+"/") || strings.HasPrefix(p, "/.well-known/carddav")
+	// GET / is the web app's dashboard (webApp.routes).
 }
 
 // davAuth authenticates a DAV request by HTTP Basic: the user's email

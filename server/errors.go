@@ -54,8 +54,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	body := s.errorBody(err, c)
-	if isWeb(c) {
-		s.webError(c, body)
+	if surfaceOf(c) == surfacePage {
+		s.web.webError(c, body.Status, body.Message)
 		return
 	}
 	if body.Status == http.StatusUnauthorized && c.Response().Header().Get("WWW-Authenticate") == "" {

@@ -211,9 +211,14 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 // its client address.
 func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if webRoute(c.Path()) {
-			// The web app's pages take their cookie, never a key.
-			return s.authenticateCookie(c, next)
+		switch surfaceOf(c) {
+		case surfacePage:
+			// The web app's pages take their cookie, never a key, and no
+			// other route takes a cookie for a key (which would open the
+			// API to cross-site requests).
+			return s.web.authenticateCookie(c, next)
+		case surfaceFile:
+			return next(c) // the stylesheet and script need nobody
 		}
 		token, ok := bearer(c.Request())
 		if !ok {
@@ -327,10 +332,6 @@ func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
-}
-
-func setRetryAfter(c echo.Context, d time.Duration) {
-	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(d/time.Second)))
 }
 
 // clientKey is what every per-address limit counts a client address under:

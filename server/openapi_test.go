@@ -79,7 +79,14 @@ func checkOpenAPI(t testing.TB, r req, out resp) {
 }
 
 // webPath tells the web app's routes: pages and their files, no API.
-func webPath(path string) bool { return webRoute(path) || strings.HasPrefix(path, "/static/") }
+func webPath(path string) bool {
+	for _, p := range []string{"/api/", "/dav", "/ical/", "/.well-known"} {
+		if strings.HasPrefix(path, p) {
+			return false
+		}
+	}
+	return path != ""
+}
 
 // davRoute tells the routes of CardDAV and its discovery.
 func davRoute(method, path string) bool {

@@ -16,7 +16,6 @@ import (
 
 	"kith/rate"
 	"kith/server/remind"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -80,14 +79,10 @@ type Server struct {
 	baseURL   string
 	proxies   []*net.IPNet
 	metrics   *serverMetrics
+	web       *webApp
+	// surfaces are the routes' surfaces, by method and path.
+	surfaces map[string]surface
 }
-
-// parsedPages are the web app's templates, parsed once per process when
-// the first page is asked for: parsing them at start took a sixth of the
-// page faults before the first answer, which a server used through its API
-// alone never needs. They are embedded, so a failure is a bug that every
-// web test shows (and TestPagesParse by name).
-var parsedPages = sync.OnceValues(web.Parse)
 
 // New builds the server and its routes.
 func New(o Options) *Server {
@@ -107,6 +102,7 @@ func New(o Options) *Server {
 		log:       o.Logger,
 		baseURL:   o.BaseURL,
 		metrics:   newServerMetrics(o.Store),
+		surfaces:  make(map[string]surface),
 	}
 	if s.accounts == nil {
 		s.accounts = rate.NewBackoff(accountFree, accountBase, accountCeiling, accountForget)
@@ -140,6 +136,15 @@ func New(o Options) *Server {
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.JSONSerializer = jsonSerializer{}
+	s.web = newWebApp(webOptions{
+		Store: o.Store, Log: o.Logger, BaseURL: o.BaseURL, Base: s.base, FromProxy: s.fromProxy, RequestID: requestID,
+		Login: func(c echo.Context, email, password string) (store.User, error) {
+			return s.checkLogin(c, email, password, viaWeb)
+		},
+		Resends: s.resends, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
+		TestChannel: s.testChannel, Upcoming: s.reminderSource, SendAt: s.sendAt,
+		Export: s.handleExport, VCardExport: s.handleVCardExport,
+	})
 	s.routes(o.CORSOrigins)
 	for _, r := range s.echo.Routes() {
 		s.metrics.knowRoutes(r.Path)

@@ -19,7 +19,6 @@ import (
 func webSecurity(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		setWebHeaders(c.Response().Header())
-		c.Set(ctxWeb, true)
 		return next(c)
 	}
 }
@@ -30,22 +29,9 @@ func setWebHeaders(h http.Header) {
 	h.Set("Referrer-Policy", "same-origin")
 }
 
-// isWeb reports whether the request is the web app's, whose errors are
-// pages: a web route's, or an unknown path asked for by a browser.
-func isWeb(c echo.Context) bool {
-	if on, _ := c.Get(ctxWeb).(bool); on {
-		return true
-	}
-	p := c.Request().URL.Path
-	if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/dav") || strings.HasPrefix(p, "/ical/") || strings.HasPrefix(p, "/.well-known") {
-		return false
-	}
-	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/html")
-}
-
 // render writes a page; the signed-in user and their CSRF token come from
 // the request.
-func (s *Server) render(c echo.Context, status int, name string, pg web.Page) error {
+func (a *webApp) render(c echo.Context, status int, name string, pg web.Page) error {
 	if sess, ok := input.Session(c); ok {
 		pg.User = &web.User{Email: sess.Email}
 		pg.CSRF = csrf(c)
@@ -76,10 +62,10 @@ func (s *Server) render(c echo.Context, status int, name string, pg web.Page) er
 const flashCookie = "kith_flash"
 
 // seeOther ends a form that worked: a flash for the next page, then a 303.
-func (s *Server) seeOther(c echo.Context, to, flash string) error {
+func (a *webApp) seeOther(c echo.Context, to, flash string) error {
 	if flash != "" {
 		c.SetCookie(&http.Cookie{Name: flashCookie, Value: url.QueryEscape(clipFlash(flash)), Path: "/", HttpOnly: true,
-			SameSite: http.SameSiteLaxMode, Secure: s.secure(c), MaxAge: 60})
+			SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: 60})
 	}
 	return c.Redirect(http.StatusSeeOther, to)
 }
@@ -122,7 +108,14 @@ func clipFlash(msg string) string {
 }
 
 // webError shows an error as a page, with the API's wording.
-func (s *Server) webError(c echo.Context, body errorBody) {
+// errorView is what the error page shows: the API's status and words.
+type errorView struct {
+	Status  int
+	Message string
+}
+
+func (a *webApp) webError(c echo.Context, status int, message string) {
+	body := errorView{status, message}
 	// An unknown path's page has not been through webSecurity.
 	setWebHeaders(c.Response().Header())
 	r := c.Request()
@@ -130,18 +123,18 @@ func (s *Server) webError(c echo.Context, body errorBody) {
 		// A form's address, opened again from the address bar after its
 		// errors were shown: the page the form is on.
 		if err := c.Redirect(http.StatusSeeOther, formHome(r.URL.Path)); err != nil {
-			s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing a redirect failed")
+			a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("writing a redirect failed")
 		}
 		return
 	}
 	if _, ok := input.Session(c); !ok {
-		if sess, ok := s.webSession(c); ok {
+		if sess, ok := a.webSession(c); ok {
 			input.SetSession(c, sess)
 		}
 	}
-	err := s.render(c, body.Status, "error", web.Page{Title: http.StatusText(body.Status), Data: body})
+	err := a.render(c, body.Status, "error", web.Page{Title: http.StatusText(body.Status), Data: body})
 	if err != nil {
-		s.log.Warn().Err(err).Str("request_id", requestID(c)).Msg("writing an error page failed")
+		a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("writing an error page failed")
 	}
 }
 

@@ -20,28 +20,28 @@ func loginForm(token string) web.Form {
 }
 
 // handleWebLoginPage shows the sign-in form, or sends a signed-in user on.
-func (s *Server) handleWebLoginPage(c echo.Context) error {
+func (a *webApp) handleWebLoginPage(c echo.Context) error {
 	if _, ok := input.Session(c); ok {
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
-	return s.loginPage(c, http.StatusOK, "", nil, "")
+	return a.loginPage(c, http.StatusOK, "", nil, "")
 }
 
 // loginPage draws the form with a fresh CSRF value in its cookie.
-func (s *Server) loginPage(c echo.Context, status int, email string, errs map[string][]string, refusal string) error {
+func (a *webApp) loginPage(c echo.Context, status int, email string, errs map[string][]string, refusal string) error {
 	token := newLoginToken()
 	c.SetCookie(&http.Cookie{Name: loginCookie, Value: token, Path: "/login", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: s.secure(c), MaxAge: 3600})
+		SameSite: http.SameSiteStrictMode, Secure: a.secure(c), MaxAge: 3600})
 	f := loginForm(token).Fill(map[string][]string{"email": {email}}, errs)
 	if refusal != "" {
 		f.Errors = []string{refusal}
 	}
-	return s.render(c, status, "login", web.Page{Title: "Log in", Data: f})
+	return a.render(c, status, "login", web.Page{Title: "Log in", Data: f})
 }
 
 // handleWebLogin checks the form as the API's login does, under the same
 // throttles, and starts a session.
-func (s *Server) handleWebLogin(c echo.Context) error {
+func (a *webApp) handleWebLogin(c echo.Context) error {
 	if err := input.ParseForm(c); err != nil {
 		return err
 	}
@@ -53,22 +53,22 @@ func (s *Server) handleWebLogin(c echo.Context) error {
 	email := p.Email("email", 255)
 	password := p.Password("password", 255)
 	if err := p.Err(); err != nil {
-		return s.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), input.FieldErrors(err), "")
+		return a.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), input.FieldErrors(err), "")
 	}
-	u, err := s.checkLogin(c, email, password, viaWeb)
+	u, err := a.o.Login(c, email, password)
 	var ae *input.Error
 	if errors.As(err, &ae) {
-		return s.loginPage(c, ae.Status, email, nil, webLoginRefusal(ae))
+		return a.loginPage(c, ae.Status, email, nil, webLoginRefusal(ae))
 	}
 	if err != nil {
 		return err
 	}
-	token, err := s.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
+	token, err := a.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
 	if err != nil {
 		return err
 	}
 	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: s.secure(c), MaxAge: store.WebSessionLife})
+		SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: store.WebSessionLife})
 	c.SetCookie(&http.Cookie{Name: loginCookie, Path: "/login", MaxAge: -1})
 	return c.Redirect(http.StatusSeeOther, "/")
 }
@@ -86,44 +86,44 @@ func webLoginRefusal(ae *input.Error) string {
 
 // handleWebLogout ends the session: its row goes, so the cookie signs
 // nobody in even if a copy of it survives.
-func (s *Server) handleWebLogout(c echo.Context) error {
+func (a *webApp) handleWebLogout(c echo.Context) error {
 	sess, _ := input.Session(c)
-	if err := s.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
+	if err := a.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(c)})
-	return s.seeOther(c, "/login", "You are logged out.")
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: a.secure(c)})
+	return a.seeOther(c, "/login", "You are logged out.")
 }
 
 // handleWebResend sends a new verification link, under the API's budget.
-func (s *Server) handleWebResend(c echo.Context) error {
+func (a *webApp) handleWebResend(c echo.Context) error {
 	sess, _ := input.Session(c)
-	if wait, blocked := s.resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
+	if wait, blocked := a.o.Resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
 		setRetryAfter(c, wait)
-		return s.render(c, http.StatusTooManyRequests, "unverified", web.Page{Title: "Verify your email",
+		return a.render(c, http.StatusTooManyRequests, "unverified", web.Page{Title: "Verify your email",
 			Flash: "A link was sent a moment ago. Wait a few minutes before asking for another."})
 	}
-	u, secret, err := s.store.NewVerification(c.Request().Context(), sess.UserID)
+	u, secret, err := a.store.NewVerification(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrAlreadyVerified) {
-		return s.seeOther(c, "/", "Your email is verified.")
+		return a.seeOther(c, "/", "Your email is verified.")
 	}
 	if err != nil {
 		return err
 	}
-	s.sendVerification(c, u, secret)
-	return s.seeOther(c, "/", "A new link is on its way to "+u.Email+".")
+	a.o.SendVerification(c, u, secret)
+	return a.seeOther(c, "/", "A new link is on its way to "+u.Email+".")
 }
 
 // verifiedPage answers the emailed link opened in a browser: a page, where
 // an API client gets JSON.
-func (s *Server) verifiedPage(c echo.Context, err error) error {
+func (a *webApp) verifiedPage(c echo.Context, err error) error {
 	webSecurity(func(echo.Context) error { return nil })(c)
 	if errors.Is(err, store.ErrVerificationInvalid) {
-		return s.render(c, errInvalidLink.Status, "verified", web.Page{Title: "Link not valid",
+		return a.render(c, http.StatusForbidden, "verified", web.Page{Title: "Link not valid",
 			Data: "This link is not valid: it may have expired, or been used already. Log in to ask for a new one."})
 	}
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, "verified", web.Page{Title: "Email verified"})
+	return a.render(c, http.StatusOK, "verified", web.Page{Title: "Email verified"})
 }

@@ -43,9 +43,9 @@ type dashboardCall struct {
 
 // handleWebDashboard is the home page: what is coming up, what is to do,
 // who is due for a call; what the digests send, for the next two weeks.
-func (s *Server) handleWebDashboard(c echo.Context) error {
-	d := s.datesOf(c)
-	src, err := s.reminderSource(c.Request().Context(), input.Account(c), d.today, dashboardDays, d.loc)
+func (a *webApp) handleWebDashboard(c echo.Context) error {
+	d := a.datesOf(c)
+	src, err := a.o.Upcoming(c.Request().Context(), input.Account(c), d.today, dashboardDays, d.loc)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (s *Server) handleWebDashboard(c echo.Context) error {
 			v.Coming = append(v.Coming, dashboardDay{Date: d.day(date), When: d.relative(date), Items: coming})
 		}
 	}
-	return s.render(c, http.StatusOK, "dashboard", web.Page{Title: "Dashboard", Nav: "dashboard", Data: v})
+	return a.render(c, http.StatusOK, "dashboard", web.Page{Title: "Dashboard", Nav: "dashboard", Data: v})
 }
 
 func dashTask(d dates, it remind.Item, date time.Time) dashboardTask {

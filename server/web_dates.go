@@ -20,8 +20,8 @@ type dates struct {
 	monthFirst bool
 }
 
-func (s *Server) datesOf(c echo.Context) dates {
-	today, loc := s.userDay(c)
+func (a *webApp) datesOf(c echo.Context) dates {
+	today, loc := a.userDay(c)
 	lang := strings.ToLower(c.Request().Header.Get("Accept-Language"))
 	return dates{loc: loc, today: today, monthFirst: strings.HasPrefix(lang, "en-us")}
 }

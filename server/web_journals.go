@@ -74,17 +74,17 @@ func journalForm(c echo.Context) web.Form {
 
 // journalsPage lists the account's journals, newest first, with the form
 // that adds one.
-func (s *Server) journalsPage(c echo.Context, status int, values url.Values, errs map[string][]string) error {
+func (a *webApp) journalsPage(c echo.Context, status int, values url.Values, errs map[string][]string) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
-	js, err := s.store.Journals(ctx, acct)
+	js, err := a.store.Journals(ctx, acct)
 	if err != nil {
 		return err
 	}
-	counts, err := s.store.EntryCounts(ctx, acct)
+	counts, err := a.store.EntryCounts(ctx, acct)
 	if err != nil {
 		return err
 	}
-	d := s.datesOf(c)
+	d := a.datesOf(c)
 	v := journalsView{Journals: make([]journalRow, len(js)), Form: journalForm(c).Fill(values, errs)}
 	for i, j := range js {
 		v.Journals[i] = journalRow{ID: j.ID, Name: j.Name}
@@ -93,38 +93,38 @@ func (s *Server) journalsPage(c echo.Context, status int, values url.Values, err
 			v.Journals[i].Latest = d.day(time.Date(n.Year, time.Month(n.Month), n.Day, 0, 0, 0, 0, time.UTC))
 		}
 	}
-	return s.render(c, status, "journals", web.Page{Title: "Journals", Nav: "journals", Data: v})
+	return a.render(c, status, "journals", web.Page{Title: "Journals", Nav: "journals", Data: v})
 }
 
-func (s *Server) handleWebJournals(c echo.Context) error {
-	return s.journalsPage(c, http.StatusOK, nil, nil)
+func (a *webApp) handleWebJournals(c echo.Context) error {
+	return a.journalsPage(c, http.StatusOK, nil, nil)
 }
 
-func (s *Server) handleWebJournalCreate(c echo.Context) error {
+func (a *webApp) handleWebJournalCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name := input.Journal(p)
 	err := p.Err()
 	var j store.Journal
 	if err == nil {
-		j, err = s.store.CreateJournal(c.Request().Context(), input.Account(c), name)
+		j, err = a.store.CreateJournal(c.Request().Context(), input.Account(c), name)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.journalsPage(c, http.StatusUnprocessableEntity, c.Request().PostForm, fe)
+		return a.journalsPage(c, http.StatusUnprocessableEntity, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/journals/"+itoa64(j.ID), flashName(j.Name)+" added.")
+	return a.seeOther(c, "/journals/"+itoa64(j.ID), flashName(j.Name)+" added.")
 }
 
 // webJournal is the journal the path names, or the 404 of another
 // account's or a missing one.
-func (s *Server) webJournal(c echo.Context) (store.Journal, error) {
+func (a *webApp) webJournal(c echo.Context) (store.Journal, error) {
 	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return store.Journal{}, err
 	}
-	return s.store.Journal(c.Request().Context(), input.Account(c), id)
+	return a.store.Journal(c.Request().Context(), input.Account(c), id)
 }
 
 // journalForms are the journal page's forms as a post left them: the
@@ -136,14 +136,14 @@ type journalForms struct {
 
 // journalPage shows a journal: a page of its entries, newest date first,
 // and its forms.
-func (s *Server) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
+func (a *webApp) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
 	pg, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
 	pg = max(pg, 1)
-	entries, total, err := s.store.Entries(c.Request().Context(), input.Account(c), j.ID, webEntriesPerPage, input.PageOffset(pg, webEntriesPerPage))
+	entries, total, err := a.store.Entries(c.Request().Context(), input.Account(c), j.ID, webEntriesPerPage, input.PageOffset(pg, webEntriesPerPage))
 	if err != nil {
 		return err
 	}
-	d := s.datesOf(c)
+	d := a.datesOf(c)
 	base := "/journals/" + itoa64(j.ID)
 	v := journalView{ID: j.ID, Name: j.Name, Count: entryCount(total), Entries: make([]entryRow, len(entries))}
 	for i, en := range entries {
@@ -179,20 +179,20 @@ func (s *Server) journalPage(c echo.Context, status int, j store.Journal, f jour
 		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
 	}}.Fill(rename, f.nameErrs)
 	v.Renaming = f.nameErrs != nil
-	return s.render(c, status, "journal", web.Page{Title: j.Name, Nav: "journals", Data: v})
+	return a.render(c, status, "journal", web.Page{Title: j.Name, Nav: "journals", Data: v})
 }
 
-func (s *Server) handleWebJournal(c echo.Context) error {
-	j, err := s.webJournal(c)
+func (a *webApp) handleWebJournal(c echo.Context) error {
+	j, err := a.webJournal(c)
 	if err != nil {
 		return err
 	}
-	return s.journalPage(c, http.StatusOK, j, journalForms{})
+	return a.journalPage(c, http.StatusOK, j, journalForms{})
 }
 
 // handleWebJournalRename renames the journal, by the API's rules.
-func (s *Server) handleWebJournalRename(c echo.Context) error {
-	j, err := s.webJournal(c)
+func (a *webApp) handleWebJournalRename(c echo.Context) error {
+	j, err := a.webJournal(c)
 	if err != nil {
 		return err
 	}
@@ -200,27 +200,27 @@ func (s *Server) handleWebJournalRename(c echo.Context) error {
 	name := input.Journal(p)
 	err = p.Err()
 	if err == nil {
-		j, err = s.store.UpdateJournal(c.Request().Context(), input.Account(c), j.ID, name)
+		j, err = a.store.UpdateJournal(c.Request().Context(), input.Account(c), j.ID, name)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{rename: c.Request().PostForm, nameErrs: fe})
+		return a.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{rename: c.Request().PostForm, nameErrs: fe})
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/journals/"+itoa64(j.ID), "Renamed to "+flashName(j.Name)+".")
+	return a.seeOther(c, "/journals/"+itoa64(j.ID), "Renamed to "+flashName(j.Name)+".")
 }
 
 // handleWebJournalDelete deletes the journal with its entries.
-func (s *Server) handleWebJournalDelete(c echo.Context) error {
-	j, err := s.webJournal(c)
+func (a *webApp) handleWebJournalDelete(c echo.Context) error {
+	j, err := a.webJournal(c)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteJournal(c.Request().Context(), input.Account(c), j.ID); err != nil {
+	if err := a.store.DeleteJournal(c.Request().Context(), input.Account(c), j.ID); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/journals", flashName(j.Name)+" deleted.")
+	return a.seeOther(c, "/journals", flashName(j.Name)+" deleted.")
 }
 
 // Messages of a date the open form refuses.
@@ -267,8 +267,8 @@ func digits(s string, n int) bool {
 
 // handleWebEntryOpen opens the journal's entry for a date: made now if
 // the journal had none, as the API's entry by date does.
-func (s *Server) handleWebEntryOpen(c echo.Context) error {
-	j, err := s.webJournal(c)
+func (a *webApp) handleWebEntryOpen(c echo.Context) error {
+	j, err := a.webJournal(c)
 	if err != nil {
 		return err
 	}
@@ -277,21 +277,21 @@ func (s *Server) handleWebEntryOpen(c echo.Context) error {
 	err = p.Err()
 	var created bool
 	if err == nil {
-		_, created, err = s.store.JournalEntry(c.Request().Context(), input.Account(c), j.ID, y, m, d)
+		_, created, err = a.store.JournalEntry(c.Request().Context(), input.Account(c), j.ID, y, m, d)
 		if errors.Is(err, store.ErrEntryNotFound) { // entryDate lets no such date through
 			err = input.Invalid("date", msgDateInvalid)
 		}
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{open: c.Request().PostForm, openErrs: fe})
+		return a.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{open: c.Request().PostForm, openErrs: fe})
 	}
 	if err != nil {
 		return err
 	}
-	day := s.datesOf(c).day(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC))
+	day := a.datesOf(c).day(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC))
 	flash := "Entry for " + day + " added."
 	if !created {
 		flash = "The entry for " + day + " was already there."
 	}
-	return s.seeOther(c, "/journals/"+itoa64(j.ID), flash)
+	return a.seeOther(c, "/journals/"+itoa64(j.ID), flash)
 }

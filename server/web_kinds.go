@@ -22,12 +22,12 @@ type webKind struct {
 	Title string // the section's heading
 	Noun  string // one of them, for buttons: "contact detail"
 	// fields are the form's; c is for what depends on the account.
-	fields func(s *Server, c echo.Context) ([]web.Field, error)
-	list   func(s *Server, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
-	values func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
+	fields func(a *webApp, c echo.Context) ([]web.Field, error)
+	list   func(a *webApp, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
+	values func(a *webApp, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
 	// save creates (id 0) or replaces one from the form; a missing row is
 	// its not-found error, before any error of the form.
-	save   func(s *Server, c echo.Context, acct, person, id int64, p *input.Params) error
+	save   func(a *webApp, c echo.Context, acct, person, id int64, p *input.Params) error
 	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
 }
 
@@ -45,14 +45,14 @@ type kindItem struct {
 // kindOf makes a webKind of the API's child resource r: list reads the
 // person's, show draws one, values fills the edit form with one.
 func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
-	fields func(s *Server, c echo.Context) ([]web.Field, error),
+	fields func(a *webApp, c echo.Context) ([]web.Field, error),
 	list func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error),
 	show func(v *T, d dates) kindItem,
 	values func(v *T, d dates) url.Values,
 ) webKind {
 	return webKind{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.Remove,
-		list: func(s *Server, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
-			vs, err := list(s.store, ctx, acct, person)
+		list: func(a *webApp, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
+			vs, err := list(a.store, ctx, acct, person)
 			if err != nil {
 				return nil, err
 			}
@@ -62,36 +62,36 @@ func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
 			}
 			return out, nil
 		},
-		values: func(s *Server, ctx context.Context, d dates, acct, person, id int64) (url.Values, error) {
-			v, err := r.Get(s.store, ctx, acct, person, id)
+		values: func(a *webApp, ctx context.Context, d dates, acct, person, id int64) (url.Values, error) {
+			v, err := r.Get(a.store, ctx, acct, person, id)
 			if err != nil {
 				return nil, err
 			}
 			return values(&v, d), nil
 		},
-		save: func(s *Server, c echo.Context, acct, person, id int64, p *input.Params) error {
+		save: func(a *webApp, c echo.Context, acct, person, id int64, p *input.Params) error {
 			ctx := c.Request().Context()
-			in := r.Read(p, s.today(c))
+			in := r.Read(p, a.today(c))
 			if id == 0 {
 				if err := p.Err(); err != nil {
 					return err
 				}
-				_, err := r.Create(s.store, ctx, acct, person, in)
+				_, err := r.Create(a.store, ctx, acct, person, in)
 				return err
 			}
 			// As the API's replace: a missing row's 404 before the form's 422.
-			if err := input.Validated(p, func() error { _, err := r.Get(s.store, ctx, acct, person, id); return err }); err != nil {
+			if err := input.Validated(p, func() error { _, err := r.Get(a.store, ctx, acct, person, id); return err }); err != nil {
 				return err
 			}
-			_, err := r.Update(s.store, ctx, acct, person, id, in)
+			_, err := r.Update(a.store, ctx, acct, person, id, in)
 			return err
 		},
 	}
 }
 
 // fixed is fields that depend on nothing.
-func fixed(fs ...web.Field) func(*Server, echo.Context) ([]web.Field, error) {
-	return func(*Server, echo.Context) ([]web.Field, error) { return fs, nil }
+func fixed(fs ...web.Field) func(*webApp, echo.Context) ([]web.Field, error) {
+	return func(*webApp, echo.Context) ([]web.Field, error) { return fs, nil }
 }
 
 // webKinds are the kinds the person page shows, in its order.
@@ -147,8 +147,8 @@ var webKinds = []webKind{
 			return url.Values{"label": {v.Label}, "date": {date}, "remind_yearly": {strconv.FormatBool(v.RemindYearly)}}
 		}),
 	kindOf(input.Tasks, "tasks", "Tasks", "task",
-		func(s *Server, c echo.Context) ([]web.Field, error) {
-			cats, err := s.store.TaskCategories(c.Request().Context(), input.Account(c))
+		func(a *webApp, c echo.Context) ([]web.Field, error) {
+			cats, err := a.store.TaskCategories(c.Request().Context(), input.Account(c))
 			if err != nil {
 				return nil, err
 			}

@@ -34,7 +34,7 @@ type personRow struct {
 
 // handleWebPeople lists the account's people, or those a search finds:
 // the API's search, so any part of a name, nickname or email.
-func (s *Server) handleWebPeople(c echo.Context) error {
+func (a *webApp) handleWebPeople(c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
 	q := c.QueryParam("q")
 	page, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
@@ -42,16 +42,16 @@ func (s *Server) handleWebPeople(c echo.Context) error {
 	p := input.NewParams(map[string]any{"q": q})
 	text := p.Text("q", store.MaxSearchLength)
 	if err := p.Err(); err != nil {
-		return s.render(c, http.StatusUnprocessableEntity, "people", web.Page{Title: "People", Nav: "people",
+		return a.render(c, http.StatusUnprocessableEntity, "people", web.Page{Title: "People", Nav: "people",
 			Data: peopleView{Q: q}, Flash: err.Error()})
 	}
 	var persons []store.Person
 	var total int64
 	var err error
 	if text != nil {
-		persons, total, err = s.store.SearchPersons(ctx, acct, *text, webPerPage, input.PageOffset(page, webPerPage))
+		persons, total, err = a.store.SearchPersons(ctx, acct, *text, webPerPage, input.PageOffset(page, webPerPage))
 	} else {
-		persons, total, err = s.store.PersonsByName(ctx, acct, webPerPage, input.PageOffset(page, webPerPage))
+		persons, total, err = a.store.PersonsByName(ctx, acct, webPerPage, input.PageOffset(page, webPerPage))
 	}
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func (s *Server) handleWebPeople(c echo.Context) error {
 		first := offset + 1
 		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(persons))-1, 10) + " of " + strconv.FormatInt(total, 10)
 	}
-	return s.render(c, http.StatusOK, "people", web.Page{Title: "People", Nav: "people", Data: v})
+	return a.render(c, http.StatusOK, "people", web.Page{Title: "People", Nav: "people", Data: v})
 }
 
 func deref(s *string) string {
@@ -149,8 +149,8 @@ type personFormView struct {
 }
 
 // personFormPage draws the new-person or edit-person form.
-func (s *Server) personFormPage(c echo.Context, status int, per *store.Person, values url.Values, errs map[string][]string) error {
-	genders, err := s.store.Genders(c.Request().Context(), input.Account(c))
+func (a *webApp) personFormPage(c echo.Context, status int, per *store.Person, values url.Values, errs map[string][]string) error {
+	genders, err := a.store.Genders(c.Request().Context(), input.Account(c))
 	if err != nil {
 		return err
 	}
@@ -160,56 +160,56 @@ func (s *Server) personFormPage(c echo.Context, status int, per *store.Person, v
 		f.Action, f.Submit = "/people/"+itoa64(per.ID), "Save"
 		title = "Edit " + store.FullName(per.FirstName, per.LastName)
 	}
-	return s.render(c, status, "person_form", web.Page{Title: title, Nav: "people",
+	return a.render(c, status, "person_form", web.Page{Title: title, Nav: "people",
 		Data: personFormView{Form: f.Fill(values, errs), Person: per}})
 }
 
-func (s *Server) handleWebPersonNew(c echo.Context) error {
-	return s.personFormPage(c, http.StatusOK, nil, nil, nil)
+func (a *webApp) handleWebPersonNew(c echo.Context) error {
+	return a.personFormPage(c, http.StatusOK, nil, nil, nil)
 }
 
-func (s *Server) handleWebPersonCreate(c echo.Context) error {
+func (a *webApp) handleWebPersonCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	in := input.Person(p)
 	err := p.Err()
 	var per store.Person
 	if err == nil {
-		per, err = s.store.CreatePerson(c.Request().Context(), input.Account(c), in)
+		per, err = a.store.CreatePerson(c.Request().Context(), input.Account(c), in)
 		err = input.PersonError(err)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.personFormPage(c, http.StatusUnprocessableEntity, nil, c.Request().PostForm, fe)
+		return a.personFormPage(c, http.StatusUnprocessableEntity, nil, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID), store.FullName(per.FirstName, per.LastName)+" added.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID), store.FullName(per.FirstName, per.LastName)+" added.")
 }
 
 // webPerson is the person the path names, or the 404 of another
 // account's or a missing one.
-func (s *Server) webPerson(c echo.Context) (store.Person, error) {
+func (a *webApp) webPerson(c echo.Context) (store.Person, error) {
 	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return store.Person{}, err
 	}
-	return s.store.Person(c.Request().Context(), input.Account(c), id)
+	return a.store.Person(c.Request().Context(), input.Account(c), id)
 }
 
-func (s *Server) handleWebPersonEdit(c echo.Context) error {
-	per, err := s.webPerson(c)
+func (a *webApp) handleWebPersonEdit(c echo.Context) error {
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
-	return s.personFormPage(c, http.StatusOK, &per, personValues(per), nil)
+	return a.personFormPage(c, http.StatusOK, &per, personValues(per), nil)
 }
 
 // handleWebPersonUpdate replaces the person's fields, as the API's PUT
 // does; whether they are listed and protected, which the form does not
 // show, stay as they were.
-func (s *Server) handleWebPersonUpdate(c echo.Context) error {
+func (a *webApp) handleWebPersonUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
-	per, err := s.webPerson(c)
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
@@ -218,35 +218,35 @@ func (s *Server) handleWebPersonUpdate(c echo.Context) error {
 	in.CanBeDeleted, in.IsListed = per.CanBeDeleted, per.IsListed
 	err = p.Err()
 	if err == nil {
-		_, err = s.store.UpdatePerson(ctx, acct, per.ID, in)
+		_, err = a.store.UpdatePerson(ctx, acct, per.ID, in)
 		err = input.PersonError(err)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.personFormPage(c, http.StatusUnprocessableEntity, &per, c.Request().PostForm, fe)
+		return a.personFormPage(c, http.StatusUnprocessableEntity, &per, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID), "Saved.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID), "Saved.")
 }
 
-func (s *Server) handleWebPersonDelete(c echo.Context) error {
-	per, err := s.webPerson(c)
+func (a *webApp) handleWebPersonDelete(c echo.Context) error {
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
-	err = s.store.DeletePerson(c.Request().Context(), input.Account(c), per.ID)
+	err = a.store.DeletePerson(c.Request().Context(), input.Account(c), per.ID)
 	if errors.Is(err, store.ErrPersonProtected) {
 		return input.ErrPersonProtected
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people", store.FullName(per.FirstName, per.LastName)+" deleted.")
+	return a.seeOther(c, "/people", store.FullName(per.FirstName, per.LastName)+" deleted.")
 }
 
 // personExistsIn is personExists for a handler that has no closure yet.
-func (s *Server) personExistsIn(ctx context.Context, acct, id int64) error {
-	_, err := s.store.Person(ctx, acct, id)
+func (a *webApp) personExistsIn(ctx context.Context, acct, id int64) error {
+	_, err := a.store.Person(ctx, acct, id)
 	return err
 }

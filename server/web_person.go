@@ -43,18 +43,18 @@ type failed struct {
 	errs   map[string][]string
 }
 
-func (s *Server) handleWebPerson(c echo.Context) error {
-	per, err := s.webPerson(c)
+func (a *webApp) handleWebPerson(c echo.Context) error {
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
-	return s.personPage(c, http.StatusOK, per, failed{})
+	return a.personPage(c, http.StatusOK, per, failed{})
 }
 
 // personPage draws everything Kith knows of the person, with a form for
 // each kind of it; f is a form to draw again with its errors.
-func (s *Server) personPage(c echo.Context, status int, per store.Person, f failed) error {
-	ctx, acct, d := c.Request().Context(), input.Account(c), s.datesOf(c)
+func (a *webApp) personPage(c echo.Context, status int, per store.Person, f failed) error {
+	ctx, acct, d := c.Request().Context(), input.Account(c), a.datesOf(c)
 	base := "/people/" + itoa64(per.ID)
 	v := personView{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Protected: !per.CanBeDeleted, Open: f.form}
 	v.Facts = personFacts(per, d)
@@ -65,11 +65,11 @@ func (s *Server) personPage(c echo.Context, status int, per store.Person, f fail
 		}
 	}
 	for _, k := range webKinds {
-		items, err := k.list(s, ctx, d, acct, per.ID)
+		items, err := k.list(a, ctx, d, acct, per.ID)
 		if err != nil {
 			return err
 		}
-		fields, err := k.fields(s, c)
+		fields, err := k.fields(a, c)
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func (s *Server) personPage(c echo.Context, status int, per store.Person, f fail
 		}
 		v.Sections = append(v.Sections, personSection{Slug: k.Slug, Title: k.Title, Noun: k.Noun, Items: items, Form: form})
 	}
-	touch, err := s.store.StayInTouch(ctx, acct, per.ID)
+	touch, err := a.store.StayInTouch(ctx, acct, per.ID)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (s *Server) personPage(c echo.Context, status int, per store.Person, f fail
 	v.TouchForm = web.Form{ID: "stay-in-touch", Action: base + "/stay-in-touch", Submit: "Save", CSRF: csrf(c), Fields: []web.Field{
 		{Name: "every_days", Label: "Get in touch every (days)", Type: "number", Hint: "Empty: no reminder."},
 	}}.Fill(formOr(f, "stay-in-touch", touchValues))
-	return s.render(c, status, "person", web.Page{Title: v.Name, Nav: "people", Data: v})
+	return a.render(c, status, "person", web.Page{Title: v.Name, Nav: "people", Data: v})
 }
 
 // formOr is the failed form's values and errors if it is form, else values.
@@ -215,53 +215,53 @@ func lookValues(p store.Person) url.Values {
 }
 
 // handleWebAge sets the person's age with the API's rules.
-func (s *Server) handleWebAge(c echo.Context) error {
-	per, err := s.webPerson(c)
+func (a *webApp) handleWebAge(c echo.Context) error {
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
 	p := input.FormParams(c)
-	today, _ := s.userDay(c)
-	age := input.Age(p, today, s.store.Now().Unix())
+	today, _ := a.userDay(c)
+	age := input.Age(p, today, a.store.Now().Unix())
 	if err := p.Err(); err != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"age", c.Request().PostForm, input.FieldErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{"age", c.Request().PostForm, input.FieldErrors(err)})
 	}
-	if _, err := s.store.SetAge(c.Request().Context(), input.Account(c), per.ID, age); err != nil {
+	if _, err := a.store.SetAge(c.Request().Context(), input.Account(c), per.ID, age); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#age", "Age saved.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#age", "Age saved.")
 }
 
-func (s *Server) handleWebAppearance(c echo.Context) error {
-	per, err := s.webPerson(c)
+func (a *webApp) handleWebAppearance(c echo.Context) error {
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
 	p := input.FormParams(c)
 	changes := input.Appearance(p)
 	if err := p.Err(); err != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"appearance", c.Request().PostForm, input.FieldErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{"appearance", c.Request().PostForm, input.FieldErrors(err)})
 	}
-	if _, err := s.store.UpdateAppearance(c.Request().Context(), input.Account(c), per.ID, changes); err != nil {
+	if _, err := a.store.UpdateAppearance(c.Request().Context(), input.Account(c), per.ID, changes); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#appearance", "Appearance saved.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#appearance", "Appearance saved.")
 }
 
 // handleWebStayInTouch sets how often to get in touch; empty stops it.
-func (s *Server) handleWebStayInTouch(c echo.Context) error {
-	per, err := s.webPerson(c)
+func (a *webApp) handleWebStayInTouch(c echo.Context) error {
+	per, err := a.webPerson(c)
 	if err != nil {
 		return err
 	}
 	p := input.FormParams(c)
 	every := p.Between("every_days", 1, 3650)
 	if err := p.Err(); err != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{"stay-in-touch", c.Request().PostForm, input.FieldErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{"stay-in-touch", c.Request().PostForm, input.FieldErrors(err)})
 	}
-	today, _ := s.userDay(c)
-	if _, err := s.store.SetStayInTouch(c.Request().Context(), input.Account(c), per.ID, every, today.Format(time.DateOnly)); err != nil {
+	today, _ := a.userDay(c)
+	if _, err := a.store.SetStayInTouch(c.Request().Context(), input.Account(c), per.ID, every, today.Format(time.DateOnly)); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#stay-in-touch", "Saved.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#stay-in-touch", "Saved.")
 }

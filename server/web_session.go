@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,41 +20,24 @@ import (
 const (
 	sessionCookie = "kith_session"
 	loginCookie   = "kith_login"
-	ctxWeb        = "web"
 )
-
-// webRoute reports whether a route is the web app's: the only routes that
-// read the session cookie, so that no API route ever takes a cookie for a
-// key (which would open the API to cross-site requests). Static files
-// need nobody.
-func webRoute(path string) bool {
-	if path == "" || strings.HasPrefix(path, "/static/") {
-		return false
-	}
-	for _, p := range []string{"/api/", "/dav", "/ical/", "/.well-known"} {
-		if strings.HasPrefix(path, p) {
-			return false
-		}
-	}
-	return true
-}
 
 // authenticateCookie remembers whose the session cookie is, as
 // authenticate does for a key; requireWebUser refuses.
-func (s *Server) authenticateCookie(c echo.Context, next echo.HandlerFunc) error {
-	if sess, ok := s.webSession(c); ok {
+func (a *webApp) authenticateCookie(c echo.Context, next echo.HandlerFunc) error {
+	if sess, ok := a.webSession(c); ok {
 		input.SetSession(c, sess)
 		c.SetRequest(c.Request().WithContext(store.WithActor(c.Request().Context(), sess.UserID)))
 	}
 	return next(c)
 }
 
-func (s *Server) webSession(c echo.Context) (store.Session, bool) {
+func (a *webApp) webSession(c echo.Context) (store.Session, bool) {
 	ck, err := c.Cookie(sessionCookie)
 	if err != nil || ck.Value == "" {
 		return store.Session{}, false
 	}
-	sess, err := s.store.WebSession(c.Request().Context(), ck.Value)
+	sess, err := a.store.WebSession(c.Request().Context(), ck.Value)
 	if err != nil {
 		return store.Session{}, false
 	}
@@ -82,17 +64,17 @@ var errCSRF = &input.Error{Status: http.StatusForbidden, Message: "This form has
 // requireWebUser lets signed-in users through, sending everyone else to the
 // sign-in page; a user whose email awaits its link sees only the page
 // that says so. A POST must carry the session's CSRF token.
-func (s *Server) requireWebUser(next echo.HandlerFunc) echo.HandlerFunc {
-	return s.webUser(next, true)
+func (a *webApp) requireWebUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return a.webUser(next, true)
 }
 
 // requireWebKey is requireWebUser for the routes an unverified user needs:
 // asking for a new link, signing out.
-func (s *Server) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
-	return s.webUser(next, false)
+func (a *webApp) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
+	return a.webUser(next, false)
 }
 
-func (s *Server) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
+func (a *webApp) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		sess, ok := input.Session(c)
 		if !ok {
@@ -107,7 +89,7 @@ func (s *Server) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc 
 			}
 		}
 		if verified && !sess.Verified {
-			return s.render(c, http.StatusForbidden, "unverified", web.Page{Title: "Verify your email"})
+			return a.render(c, http.StatusForbidden, "unverified", web.Page{Title: "Verify your email"})
 		}
 		return next(c)
 	}
@@ -120,15 +102,6 @@ func csrf(c echo.Context) string {
 		return ""
 	}
 	return csrfToken(ck.Value)
-}
-
-// secure reports whether the browser reached us over HTTPS, whose cookies
-// must never travel over plain HTTP.
-func (s *Server) secure(c echo.Context) bool {
-	if c.Request().TLS != nil || strings.HasPrefix(s.baseURL, "https://") {
-		return true
-	}
-	return c.Request().Header.Get(echo.HeaderXForwardedProto) == "https" && s.fromProxy(c.Request())
 }
 
 // newLoginToken is the sign-in form's CSRF value.

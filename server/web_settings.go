@@ -59,22 +59,22 @@ type settingsState struct {
 // takes, in order.
 var zoneOptions = web.Options(strings.Fields(input.ZoneList)...)
 
-func (s *Server) handleWebSettings(c echo.Context) error {
-	return s.settingsPage(c, http.StatusOK, settingsState{})
+func (a *webApp) handleWebSettings(c echo.Context) error {
+	return a.settingsPage(c, http.StatusOK, settingsState{})
 }
 
 // settingsPage draws the settings page with st's failed form or secrets.
-func (s *Server) settingsPage(c echo.Context, status int, st settingsState) error {
-	ctx, d := c.Request().Context(), s.datesOf(c)
+func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) error {
+	ctx, d := c.Request().Context(), a.datesOf(c)
 	sess, _ := input.Session(c)
-	u, err := s.store.User(ctx, sess.UserID)
+	u, err := a.store.User(ctx, sess.UserID)
 	if err != nil {
 		return err
 	}
 	tok := csrf(c)
 	v := settingsView{Open: st.form, Name: store.FullName(u.FirstName, &u.LastName), Email: u.Email,
 		Token: st.token, TokenName: st.tokenName, Secret: st.secret, FeedURL: st.feedURL,
-		DAV: s.base(c) + "/dav/", Book: s.base(c) + "/dav/" + itoa64(u.ID) + "/addressbooks/contacts/", UserName: u.Email}
+		DAV: a.base(c) + "/dav/", Book: a.base(c) + "/dav/" + itoa64(u.ID) + "/addressbooks/contacts/", UserName: u.Email}
 
 	profile := url.Values{"first_name": {u.FirstName}, "last_name": {u.LastName}, "nickname": {deref(u.Nickname)}, "email": {u.Email}}
 	if u.BornAt != nil {
@@ -98,7 +98,7 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 			Hint: "Dates, reminders and the daily digest follow it."},
 	}}.Fill(formOr(st.failed, "timezone", url.Values{"timezone": {u.Timezone}}))
 
-	rs, err := s.store.ReminderSettings(ctx, sess.UserID)
+	rs, err := a.store.ReminderSettings(ctx, sess.UserID)
 	if err != nil {
 		return err
 	}
@@ -107,30 +107,30 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 		reminders.Set("send_at", *rs.SendAt)
 	}
 	v.Reminders = web.Form{ID: "reminders", Action: "/settings/reminders", Submit: "Save reminders", CSRF: tok, Fields: []web.Field{
-		{Name: "send_at", Label: "Send the digest at", Type: "time", Hint: "HH:MM in your time zone; empty: the server's hour, " + s.sendAt + "."},
+		{Name: "send_at", Label: "Send the digest at", Type: "time", Hint: "HH:MM in your time zone; empty: the server's hour, " + a.o.SendAt + "."},
 		{Name: "days", Label: "Days ahead", Type: "number", Hint: "How far ahead the digest looks, 0 to 365."},
 	}}.Fill(formOr(st.failed, "reminders", reminders))
 
-	if v.Keys, err = s.keyRows(c, d); err != nil {
+	if v.Keys, err = a.keyRows(c, d); err != nil {
 		return err
 	}
 	v.Key = keyForm(tok).Fill(formOr(st.failed, "key", nil))
 
-	if v.Channels, err = s.channelRows(c, d, st); err != nil {
+	if v.Channels, err = a.channelRows(c, d, st); err != nil {
 		return err
 	}
 	v.Channel = channelForm(tok).Fill(formOr(st.failed, "channel", url.Values{"enabled": {"1"}}))
 
-	if v.Categories, err = s.store.TaskCategories(ctx, input.Account(c)); err != nil {
+	if v.Categories, err = a.store.TaskCategories(ctx, input.Account(c)); err != nil {
 		return err
 	}
 	v.Category = categoryForm(tok, "category", "/settings/categories", "Add category").Fill(formOr(st.failed, "category", nil))
-	if v.Genders, err = s.store.Genders(ctx, input.Account(c)); err != nil {
+	if v.Genders, err = a.store.Genders(ctx, input.Account(c)); err != nil {
 		return err
 	}
 	v.Gender = genderForm(tok, "gender", "/settings/genders", "Add gender", false).Fill(formOr(st.failed, "gender", nil))
 
-	feed, err := s.store.CalendarFeed(ctx, sess.UserID)
+	feed, err := a.store.CalendarFeed(ctx, sess.UserID)
 	switch {
 	case err == nil:
 		v.HasFeed, v.FeedMade = true, d.moment(feed.CreatedAt)
@@ -152,7 +152,7 @@ func (s *Server) settingsPage(c echo.Context, status int, st settingsState) erro
 	case "vcard":
 		v.VCard.Errors = st.problems
 	}
-	return s.render(c, status, "settings", web.Page{Title: "Settings", Nav: "settings", Data: v})
+	return a.render(c, status, "settings", web.Page{Title: "Settings", Nav: "settings", Data: v})
 }
 
 // failedForm is the state of a form whose input err refused, with the
@@ -161,48 +161,48 @@ func failedForm(c echo.Context, form string, err error) settingsState {
 	return settingsState{failed: failed{form: form, values: c.Request().PostForm, errs: input.FieldErrors(err)}}
 }
 
-func (s *Server) handleWebProfile(c echo.Context) error {
-	_, err := s.updateProfile(c, input.FormParams(c))
+func (a *webApp) handleWebProfile(c echo.Context) error {
+	_, err := a.o.UpdateProfile(c, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Profile saved.")
+	return a.seeOther(c, "/settings", "Profile saved.")
 }
 
 // handleWebReminders sets when the digest goes out and how far it looks.
-func (s *Server) handleWebReminders(c echo.Context) error {
+func (a *webApp) handleWebReminders(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	rs := input.ReminderSettings(p)
 	err := p.Err()
 	if err == nil {
-		err = s.store.SetReminderSettings(c.Request().Context(), sess.UserID, rs)
+		err = a.store.SetReminderSettings(c.Request().Context(), sess.UserID, rs)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "reminders", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "reminders", err))
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Reminders saved.")
+	return a.seeOther(c, "/settings", "Reminders saved.")
 }
 
-func (s *Server) handleWebTimezone(c echo.Context) error {
+func (a *webApp) handleWebTimezone(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	tz := input.Timezone(p)
 	err := p.Err()
 	if err == nil {
-		_, err = s.store.SetTimezone(c.Request().Context(), sess.UserID, tz)
+		_, err = a.store.SetTimezone(c.Request().Context(), sess.UserID, tz)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "timezone", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "timezone", err))
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Time zone set to "+tz+".")
+	return a.seeOther(c, "/settings", "Time zone set to "+tz+".")
 }

@@ -27,9 +27,9 @@ var channelKindLabels = map[string]string{
 	"email": "Email (your address)", "ntfy": "ntfy", "gotify": "Gotify", "webhook": "Webhook",
 }
 
-func (s *Server) channelRows(c echo.Context, d dates, st settingsState) ([]channelRow, error) {
+func (a *webApp) channelRows(c echo.Context, d dates, st settingsState) ([]channelRow, error) {
 	sess, _ := input.Session(c)
-	chans, err := s.store.Channels(c.Request().Context(), sess.UserID)
+	chans, err := a.store.Channels(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func channelForm(csrf string) web.Form {
 
 // handleWebChannelCreate adds a channel; a webhook's signing key that
 // Kith makes is shown this once, on the page that answers.
-func (s *Server) handleWebChannelCreate(c echo.Context) error {
+func (a *webApp) handleWebChannelCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	in := input.Channel(p, true)
@@ -80,78 +80,78 @@ func (s *Server) handleWebChannelCreate(c echo.Context) error {
 	var made string
 	if err == nil {
 		made = input.SignWebhook(&in)
-		_, err = s.store.CreateChannel(c.Request().Context(), sess.UserID, in)
+		_, err = a.store.CreateChannel(c.Request().Context(), sess.UserID, in)
 		err = input.ChannelError(err)
 	}
 	if input.FieldErrors(err) != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
 	}
 	if err != nil {
 		return err
 	}
 	if made != "" {
 		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-		return s.settingsPage(c, http.StatusOK, settingsState{secret: made})
+		return a.settingsPage(c, http.StatusOK, settingsState{secret: made})
 	}
-	return s.seeOther(c, "/settings", "Channel added.")
+	return a.seeOther(c, "/settings", "Channel added.")
 }
 
 // webChannel is the channel the path names, or the 404 of another
 // user's or a missing one.
-func (s *Server) webChannel(c echo.Context) (store.Channel, error) {
+func (a *webApp) webChannel(c echo.Context) (store.Channel, error) {
 	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
 		return store.Channel{}, err
 	}
-	return s.store.Channel(c.Request().Context(), sess.UserID, id)
+	return a.store.Channel(c.Request().Context(), sess.UserID, id)
 }
 
 // handleWebChannelToggle turns a channel's digest on or off, keeping the
 // rest of it, its token included.
-func (s *Server) handleWebChannelToggle(c echo.Context) error {
+func (a *webApp) handleWebChannelToggle(c echo.Context) error {
 	sess, _ := input.Session(c)
-	ch, err := s.webChannel(c)
+	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
 	}
 	in := store.ChannelInput{Kind: ch.Kind, Name: ch.Name, URL: ch.URL, Enabled: !ch.Enabled, KeepOlderToken: true}
-	if _, err := s.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in); err != nil {
+	if _, err := a.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in); err != nil {
 		return err
 	}
 	if in.Enabled {
-		return s.seeOther(c, "/settings", "Channel turned on.")
+		return a.seeOther(c, "/settings", "Channel turned on.")
 	}
-	return s.seeOther(c, "/settings", "Channel turned off.")
+	return a.seeOther(c, "/settings", "Channel turned off.")
 }
 
 // handleWebChannelTest sends the sample digest, as the API's test does;
 // a failure is shown beside the channel.
-func (s *Server) handleWebChannelTest(c echo.Context) error {
-	ch, err := s.webChannel(c)
+func (a *webApp) handleWebChannelTest(c echo.Context) error {
+	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
 	}
-	err = s.testChannel(c, ch)
+	err = a.o.TestChannel(c, ch)
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID, testErr: fe["channel"][0]})
+		return a.settingsPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID, testErr: fe["channel"][0]})
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Test sent: check that it arrived.")
+	return a.seeOther(c, "/settings", "Test sent: check that it arrived.")
 }
 
-func (s *Server) handleWebChannelDelete(c echo.Context) error {
+func (a *webApp) handleWebChannelDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
-	ch, err := s.webChannel(c)
+	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteChannel(c.Request().Context(), sess.UserID, ch.ID); err != nil {
+	if err := a.store.DeleteChannel(c.Request().Context(), sess.UserID, ch.ID); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Channel deleted.")
+	return a.seeOther(c, "/settings", "Channel deleted.")
 }
 
 // settingsEditView is an edit page of the settings: one form, and the
@@ -162,8 +162,8 @@ type settingsEditView struct {
 }
 
 // settingsEdit draws the edit page of one of the settings' rows.
-func (s *Server) settingsEdit(c echo.Context, status int, title, back string, f web.Form) error {
-	return s.render(c, status, "settings_edit", web.Page{Title: title, Nav: "settings",
+func (a *webApp) settingsEdit(c echo.Context, status int, title, back string, f web.Form) error {
+	return a.render(c, status, "settings_edit", web.Page{Title: title, Nav: "settings",
 		Data: settingsEditView{Form: f, Back: back}})
 }
 
@@ -191,29 +191,29 @@ func channelEditForm(csrf string, ch store.Channel) web.Form {
 
 // channelEditPage draws ch's edit form filled with values and errs; the
 // token, a password field, is never sent back.
-func (s *Server) channelEditPage(c echo.Context, status int, ch store.Channel, values url.Values, errs map[string][]string) error {
+func (a *webApp) channelEditPage(c echo.Context, status int, ch store.Channel, values url.Values, errs map[string][]string) error {
 	f := channelEditForm(csrf(c), ch).Fill(values, errs)
 	title := "Edit channel"
 	if ch.Name != nil && *ch.Name != "" {
 		title += " · " + *ch.Name
 	}
-	return s.settingsEdit(c, status, title, "/settings#channels", f)
+	return a.settingsEdit(c, status, title, "/settings#channels", f)
 }
 
-func (s *Server) handleWebChannelEdit(c echo.Context) error {
-	ch, err := s.webChannel(c)
+func (a *webApp) handleWebChannelEdit(c echo.Context) error {
+	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
 	}
-	return s.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(ch.URL)}}, nil)
+	return a.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(ch.URL)}}, nil)
 }
 
 // handleWebChannelUpdate saves a channel's name, URL and token by the
 // API's rules; its kind and its digest's switch stay as they are, and an
 // empty token keeps the one it has.
-func (s *Server) handleWebChannelUpdate(c echo.Context) error {
+func (a *webApp) handleWebChannelUpdate(c echo.Context) error {
 	sess, _ := input.Session(c)
-	ch, err := s.webChannel(c)
+	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
 	}
@@ -223,14 +223,14 @@ func (s *Server) handleWebChannelUpdate(c echo.Context) error {
 	in := input.ChannelUpdate(p, ch)
 	err = p.Err()
 	if err == nil {
-		_, err = s.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in)
+		_, err = a.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in)
 		err = input.ChannelError(err)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.channelEditPage(c, http.StatusUnprocessableEntity, ch, c.Request().PostForm, fe)
+		return a.channelEditPage(c, http.StatusUnprocessableEntity, ch, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#channels", "Channel saved.")
+	return a.seeOther(c, "/settings#channels", "Channel saved.")
 }

@@ -42,7 +42,7 @@ func importFile(c echo.Context) ([]byte, error) {
 // importFailed draws the settings page again with an import's problems:
 // the file's beside the field, the document's (persons.3.gifts.0.name)
 // above the form, in the order the document has them.
-func (s *Server) importFailed(c echo.Context, status int, form string, err error) error {
+func (a *webApp) importFailed(c echo.Context, status int, form string, err error) error {
 	st := settingsState{failed: failed{form: form, errs: input.FieldErrors(err)}}
 	if ve, ok := err.(*input.ValidationError); ok {
 		for _, field := range ve.Fields() {
@@ -54,30 +54,30 @@ func (s *Server) importFailed(c echo.Context, status int, form string, err error
 			st.problems = append(st.problems, ve.ByField()[field]...)
 		}
 	}
-	return s.settingsPage(c, status, st)
+	return a.settingsPage(c, status, st)
 }
 
 // handleWebImport restores a Kith export, sent as a file, as POST
 // /api/import does.
-func (s *Server) handleWebImport(c echo.Context) error {
+func (a *webApp) handleWebImport(c echo.Context) error {
 	sess, _ := input.Session(c)
 	doc, err := importFile(c)
 	if input.FieldErrors(err) != nil {
-		return s.importFailed(c, http.StatusUnprocessableEntity, "import", err)
+		return a.importFailed(c, http.StatusUnprocessableEntity, "import", err)
 	}
 	if err != nil {
 		return err
 	}
-	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	n, err := ImportDocument(c.Request().Context(), a.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
 	switch {
 	case errors.Is(err, ErrNotJSON):
-		return s.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file is not valid JSON."))
+		return a.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file is not valid JSON."))
 	case errors.Is(err, ErrNotJSONObject):
-		return s.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file must be a JSON object: a Kith export."))
+		return a.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file must be a JSON object: a Kith export."))
 	case errors.Is(err, store.ErrAccountHasPersons):
-		return s.importFailed(c, http.StatusConflict, "import", input.Invalid("file", errAccountHasPersons.Message))
+		return a.importFailed(c, http.StatusConflict, "import", input.Invalid("file", errAccountHasPersons.Message))
 	case input.FieldErrors(err) != nil:
-		return s.importFailed(c, http.StatusUnprocessableEntity, "import", err)
+		return a.importFailed(c, http.StatusUnprocessableEntity, "import", err)
 	case err != nil:
 		return err
 	}
@@ -94,28 +94,28 @@ func (s *Server) handleWebImport(c echo.Context) error {
 	} {
 		v.Counts = append(v.Counts, fact{k.label, strconv.Itoa(k.n)})
 	}
-	return s.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
+	return a.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
 }
 
 // handleWebVCardImport creates or updates a person for each card of a
 // vCard file, as POST /api/import/vcard does, and lists the cards it
 // skipped.
-func (s *Server) handleWebVCardImport(c echo.Context) error {
+func (a *webApp) handleWebVCardImport(c echo.Context) error {
 	body, err := vcardBody(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
-		v.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
-			created, err := s.store.PutCards(c.Request().Context(), input.Account(c), batch)
+		v.Skipped, err = decodeVCards(body, a.store.Now(), func(batch []store.CardInput) error {
+			created, err := a.store.PutCards(c.Request().Context(), input.Account(c), batch)
 			v.Created += created
 			v.Updated += len(batch) - created
 			return err
 		})
 	}
 	if input.FieldErrors(err) != nil {
-		return s.importFailed(c, http.StatusUnprocessableEntity, "vcard", err)
+		return a.importFailed(c, http.StatusUnprocessableEntity, "vcard", err)
 	}
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
+	return a.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
 }

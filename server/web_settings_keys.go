@@ -18,9 +18,9 @@ type keyRow struct {
 	Name, Created, LastUsed string
 }
 
-func (s *Server) keyRows(c echo.Context, d dates) ([]keyRow, error) {
+func (a *webApp) keyRows(c echo.Context, d dates) ([]keyRow, error) {
 	sess, _ := input.Session(c)
-	keys, err := s.store.APIKeys(c.Request().Context(), sess.UserID)
+	keys, err := a.store.APIKeys(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -43,57 +43,57 @@ func keyForm(csrf string) web.Form {
 
 // handleWebKeyCreate makes a key and shows its token, this once: the
 // page is the answer, not a redirect, so that no URL or cookie holds it.
-func (s *Server) handleWebKeyCreate(c echo.Context) error {
+func (a *webApp) handleWebKeyCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	label := p.RequiredText("label", 255)
 	if err := p.Err(); err != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "key", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "key", err))
 	}
-	k, token, err := s.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
+	k, token, err := a.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return s.settingsPage(c, http.StatusOK, settingsState{token: token, tokenName: k.Name})
+	return a.settingsPage(c, http.StatusOK, settingsState{token: token, tokenName: k.Name})
 }
 
-func (s *Server) handleWebKeyDelete(c echo.Context) error {
+func (a *webApp) handleWebKeyDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "key", store.ErrAPIKeyNotFound)
 	if err != nil {
 		return err
 	}
-	k, err := s.store.APIKey(c.Request().Context(), sess.UserID, id)
+	k, err := a.store.APIKey(c.Request().Context(), sess.UserID, id)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteAPIKey(c.Request().Context(), sess.UserID, id); err != nil {
+	if err := a.store.DeleteAPIKey(c.Request().Context(), sess.UserID, id); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Key “"+remind.Clip(k.Name, 80)+"” revoked.")
+	return a.seeOther(c, "/settings", "Key “"+remind.Clip(k.Name, 80)+"” revoked.")
 }
 
 // handleWebFeedCreate makes the calendar feed, or a new address for it
 // that voids the old one, and shows the address this once.
-func (s *Server) handleWebFeedCreate(c echo.Context) error {
+func (a *webApp) handleWebFeedCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
-	_, secret, err := s.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
+	_, secret, err := a.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return s.settingsPage(c, http.StatusOK, settingsState{feedURL: s.base(c) + "/ical/" + secret + ".ics"})
+	return a.settingsPage(c, http.StatusOK, settingsState{feedURL: a.base(c) + "/ical/" + secret + ".ics"})
 }
 
-func (s *Server) handleWebFeedDelete(c echo.Context) error {
+func (a *webApp) handleWebFeedDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
-	err := s.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
+	err := a.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrCalendarFeedNotFound) {
-		return s.seeOther(c, "/settings", "There was no calendar feed to revoke.")
+		return a.seeOther(c, "/settings", "There was no calendar feed to revoke.")
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings", "Calendar feed revoked: its address no longer works.")
+	return a.seeOther(c, "/settings", "Calendar feed revoked: its address no longer works.")
 }

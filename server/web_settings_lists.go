@@ -36,55 +36,55 @@ func genderForm(csrf, id, action, submit string, editing bool) web.Form {
 
 // webCategory is the category the path names, or the 404 of another
 // account's or a missing one.
-func (s *Server) webCategory(c echo.Context) (store.TaskCategory, error) {
+func (a *webApp) webCategory(c echo.Context) (store.TaskCategory, error) {
 	id, err := input.PathID(c, "category", store.ErrCategoryNotFound)
 	if err != nil {
 		return store.TaskCategory{}, err
 	}
-	return s.store.TaskCategory(c.Request().Context(), input.Account(c), id)
+	return a.store.TaskCategory(c.Request().Context(), input.Account(c), id)
 }
 
 // webGender is the gender the path names, or the 404 of another
 // account's or a missing one.
-func (s *Server) webGender(c echo.Context) (store.Gender, error) {
+func (a *webApp) webGender(c echo.Context) (store.Gender, error) {
 	id, err := input.PathID(c, "gender", store.ErrGenderNotFound)
 	if err != nil {
 		return store.Gender{}, err
 	}
-	return s.store.Gender(c.Request().Context(), input.Account(c), id)
+	return a.store.Gender(c.Request().Context(), input.Account(c), id)
 }
 
-func (s *Server) handleWebCategoryCreate(c echo.Context) error {
+func (a *webApp) handleWebCategoryCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name, color := input.Category(p)
 	err := p.Err()
 	if err == nil {
-		_, err = s.store.CreateTaskCategory(c.Request().Context(), input.Account(c), name, color)
+		_, err = a.store.CreateTaskCategory(c.Request().Context(), input.Account(c), name, color)
 	}
 	if input.FieldErrors(err) != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "category", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "category", err))
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#categories", "Category added.")
+	return a.seeOther(c, "/settings#categories", "Category added.")
 }
 
-func (s *Server) categoryEditPage(c echo.Context, status int, cat store.TaskCategory, values url.Values, errs map[string][]string) error {
+func (a *webApp) categoryEditPage(c echo.Context, status int, cat store.TaskCategory, values url.Values, errs map[string][]string) error {
 	f := categoryForm(csrf(c), "category-edit", "/settings/categories/"+itoa64(cat.ID), "Save category").Fill(values, errs)
-	return s.settingsEdit(c, status, "Edit category · "+cat.Name, "/settings#categories", f)
+	return a.settingsEdit(c, status, "Edit category · "+cat.Name, "/settings#categories", f)
 }
 
-func (s *Server) handleWebCategoryEdit(c echo.Context) error {
-	cat, err := s.webCategory(c)
+func (a *webApp) handleWebCategoryEdit(c echo.Context) error {
+	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
 	}
-	return s.categoryEditPage(c, http.StatusOK, cat, url.Values{"name": {cat.Name}, "color": {cat.Color}}, nil)
+	return a.categoryEditPage(c, http.StatusOK, cat, url.Values{"name": {cat.Name}, "color": {cat.Color}}, nil)
 }
 
-func (s *Server) handleWebCategoryUpdate(c echo.Context) error {
-	cat, err := s.webCategory(c)
+func (a *webApp) handleWebCategoryUpdate(c echo.Context) error {
+	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
 	}
@@ -92,61 +92,61 @@ func (s *Server) handleWebCategoryUpdate(c echo.Context) error {
 	name, color := input.Category(p)
 	err = p.Err()
 	if err == nil {
-		_, err = s.store.UpdateTaskCategory(c.Request().Context(), input.Account(c), cat.ID, name, color)
+		_, err = a.store.UpdateTaskCategory(c.Request().Context(), input.Account(c), cat.ID, name, color)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.categoryEditPage(c, http.StatusUnprocessableEntity, cat, c.Request().PostForm, fe)
+		return a.categoryEditPage(c, http.StatusUnprocessableEntity, cat, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#categories", "Category saved.")
+	return a.seeOther(c, "/settings#categories", "Category saved.")
 }
 
 // handleWebCategoryDelete deletes a category; its tasks stay,
 // uncategorised.
-func (s *Server) handleWebCategoryDelete(c echo.Context) error {
-	cat, err := s.webCategory(c)
+func (a *webApp) handleWebCategoryDelete(c echo.Context) error {
+	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteTaskCategory(c.Request().Context(), input.Account(c), cat.ID); err != nil {
+	if err := a.store.DeleteTaskCategory(c.Request().Context(), input.Account(c), cat.ID); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#categories", "Category “"+cat.Name+"” deleted.")
+	return a.seeOther(c, "/settings#categories", "Category “"+cat.Name+"” deleted.")
 }
 
-func (s *Server) handleWebGenderCreate(c echo.Context) error {
+func (a *webApp) handleWebGenderCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name, _ := input.Gender(p, false)
 	err := p.Err()
 	if err == nil {
-		_, err = s.store.CreateGender(c.Request().Context(), input.Account(c), name)
+		_, err = a.store.CreateGender(c.Request().Context(), input.Account(c), name)
 	}
 	if input.FieldErrors(err) != nil {
-		return s.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "gender", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "gender", err))
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#genders", "Gender added.")
+	return a.seeOther(c, "/settings#genders", "Gender added.")
 }
 
-func (s *Server) genderEditPage(c echo.Context, status int, g store.Gender, values url.Values, errs map[string][]string) error {
+func (a *webApp) genderEditPage(c echo.Context, status int, g store.Gender, values url.Values, errs map[string][]string) error {
 	f := genderForm(csrf(c), "gender-edit", "/settings/genders/"+itoa64(g.ID), "Save gender", true).Fill(values, errs)
-	return s.settingsEdit(c, status, "Edit gender · "+g.Name, "/settings#genders", f)
+	return a.settingsEdit(c, status, "Edit gender · "+g.Name, "/settings#genders", f)
 }
 
-func (s *Server) handleWebGenderEdit(c echo.Context) error {
-	g, err := s.webGender(c)
+func (a *webApp) handleWebGenderEdit(c echo.Context) error {
+	g, err := a.webGender(c)
 	if err != nil {
 		return err
 	}
-	return s.genderEditPage(c, http.StatusOK, g, url.Values{"name": {g.Name}, "position": {strconv.FormatInt(g.Position, 10)}}, nil)
+	return a.genderEditPage(c, http.StatusOK, g, url.Values{"name": {g.Name}, "position": {strconv.FormatInt(g.Position, 10)}}, nil)
 }
 
-func (s *Server) handleWebGenderUpdate(c echo.Context) error {
-	g, err := s.webGender(c)
+func (a *webApp) handleWebGenderUpdate(c echo.Context) error {
+	g, err := a.webGender(c)
 	if err != nil {
 		return err
 	}
@@ -154,26 +154,26 @@ func (s *Server) handleWebGenderUpdate(c echo.Context) error {
 	name, position := input.Gender(p, true)
 	err = p.Err()
 	if err == nil {
-		_, err = s.store.UpdateGender(c.Request().Context(), input.Account(c), g.ID, name, position)
+		_, err = a.store.UpdateGender(c.Request().Context(), input.Account(c), g.ID, name, position)
 	}
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.genderEditPage(c, http.StatusUnprocessableEntity, g, c.Request().PostForm, fe)
+		return a.genderEditPage(c, http.StatusUnprocessableEntity, g, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#genders", "Gender saved.")
+	return a.seeOther(c, "/settings#genders", "Gender saved.")
 }
 
 // handleWebGenderDelete deletes a gender, as the API does: the people
 // who have it stay, without a gender.
-func (s *Server) handleWebGenderDelete(c echo.Context) error {
-	g, err := s.webGender(c)
+func (a *webApp) handleWebGenderDelete(c echo.Context) error {
+	g, err := a.webGender(c)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteGender(c.Request().Context(), input.Account(c), g.ID); err != nil {
+	if err := a.store.DeleteGender(c.Request().Context(), input.Account(c), g.ID); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/settings#genders", "Gender “"+g.Name+"” deleted.")
+	return a.seeOther(c, "/settings#genders", "Gender “"+g.Name+"” deleted.")
 }

@@ -13,18 +13,18 @@ import (
 
 // webThing reads the person and the kind the path names; an unknown kind
 // is a 404 as any unknown path.
-func (s *Server) webThing(c echo.Context) (store.Person, webKind, error) {
+func (a *webApp) webThing(c echo.Context) (store.Person, webKind, error) {
 	k, ok := webKindOf(c.Param("kind"))
 	if !ok {
 		return store.Person{}, webKind{}, echo.ErrNotFound
 	}
-	per, err := s.webPerson(c)
+	per, err := a.webPerson(c)
 	return per, k, err
 }
 
 // webThingItem is webThing with the id of the thing the path names.
-func (s *Server) webThingItem(c echo.Context) (store.Person, webKind, int64, error) {
-	per, k, err := s.webThing(c)
+func (a *webApp) webThingItem(c echo.Context) (store.Person, webKind, int64, error) {
+	per, k, err := a.webThing(c)
 	if err != nil {
 		return per, k, 0, err
 	}
@@ -34,19 +34,19 @@ func (s *Server) webThingItem(c echo.Context) (store.Person, webKind, int64, err
 
 // handleWebThingCreate adds one of the person's things from the form
 // in its section; errors draw the person page again with that form open.
-func (s *Server) handleWebThingCreate(c echo.Context) error {
-	per, k, err := s.webThing(c)
+func (a *webApp) handleWebThingCreate(c echo.Context) error {
+	per, k, err := a.webThing(c)
 	if err != nil {
 		return err
 	}
-	err = k.save(s, c, input.Account(c), per.ID, 0, input.FormParams(c))
+	err = k.save(a, c, input.Account(c), per.ID, 0, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.personPage(c, http.StatusUnprocessableEntity, per, failed{k.Slug, c.Request().PostForm, fe})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{k.Slug, c.Request().PostForm, fe})
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" added.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" added.")
 }
 
 type thingFormView struct {
@@ -57,59 +57,59 @@ type thingFormView struct {
 }
 
 // thingForm draws the edit form of one of the person's things.
-func (s *Server) thingForm(c echo.Context, status int, per store.Person, k webKind, id int64, values url.Values, errs map[string][]string) error {
-	fields, err := k.fields(s, c)
+func (a *webApp) thingForm(c echo.Context, status int, per store.Person, k webKind, id int64, values url.Values, errs map[string][]string) error {
+	fields, err := k.fields(a, c)
 	if err != nil {
 		return err
 	}
 	base := "/people/" + itoa64(per.ID)
 	f := web.Form{ID: k.Slug, Action: base + "/" + k.Slug + "/" + itoa64(id), Submit: "Save", CSRF: csrf(c), Fields: fields}
 	name := store.FullName(per.FirstName, per.LastName)
-	return s.render(c, status, "thing_form", web.Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
+	return a.render(c, status, "thing_form", web.Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
 		Data: thingFormView{Person: per, Name: name, Form: f.Fill(values, errs), Back: base + "#" + k.Slug}})
 }
 
-func (s *Server) handleWebThingEdit(c echo.Context) error {
-	per, k, id, err := s.webThingItem(c)
+func (a *webApp) handleWebThingEdit(c echo.Context) error {
+	per, k, id, err := a.webThingItem(c)
 	if err != nil {
 		return err
 	}
-	values, err := k.values(s, c.Request().Context(), s.datesOf(c), input.Account(c), per.ID, id)
+	values, err := k.values(a, c.Request().Context(), a.datesOf(c), input.Account(c), per.ID, id)
 	if err != nil {
 		return err
 	}
-	return s.thingForm(c, http.StatusOK, per, k, id, values, nil)
+	return a.thingForm(c, http.StatusOK, per, k, id, values, nil)
 }
 
-func (s *Server) handleWebThingUpdate(c echo.Context) error {
-	per, k, id, err := s.webThingItem(c)
+func (a *webApp) handleWebThingUpdate(c echo.Context) error {
+	per, k, id, err := a.webThingItem(c)
 	if err != nil {
 		return err
 	}
-	err = k.save(s, c, input.Account(c), per.ID, id, input.FormParams(c))
+	err = k.save(a, c, input.Account(c), per.ID, id, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
-		return s.thingForm(c, http.StatusUnprocessableEntity, per, k, id, c.Request().PostForm, fe)
+		return a.thingForm(c, http.StatusUnprocessableEntity, per, k, id, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, "Saved.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, "Saved.")
 }
 
-func (s *Server) handleWebThingDelete(c echo.Context) error {
-	per, k, id, err := s.webThingItem(c)
+func (a *webApp) handleWebThingDelete(c echo.Context) error {
+	per, k, id, err := a.webThingItem(c)
 	if err != nil {
 		return err
 	}
-	if err := k.remove(s.store, c.Request().Context(), input.Account(c), per.ID, id); err != nil {
+	if err := k.remove(a.store, c.Request().Context(), input.Account(c), per.ID, id); err != nil {
 		return err
 	}
-	return s.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" deleted.")
+	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" deleted.")
 }
 
 // handleWebTaskToggle ticks a task, or unticks it, from the person page
 // (back there) or the dashboard (back home).
-func (s *Server) handleWebTaskToggle(c echo.Context) error {
+func (a *webApp) handleWebTaskToggle(c echo.Context) error {
 	param := "task"
 	if c.Param("person") != "" {
 		if c.Param("kind") != "tasks" {
@@ -124,15 +124,15 @@ func (s *Server) handleWebTaskToggle(c echo.Context) error {
 	if c.Param("person") != "" {
 		// The task must be the person's the path names: another person's
 		// is a 404, as its edit and delete are.
-		per, err := s.webPerson(c)
+		per, err := a.webPerson(c)
 		if err != nil {
 			return err
 		}
-		if _, err := s.store.Task(c.Request().Context(), input.Account(c), per.ID, id); err != nil {
+		if _, err := a.store.Task(c.Request().Context(), input.Account(c), per.ID, id); err != nil {
 			return err
 		}
 	}
-	t, err := s.store.ToggleTask(c.Request().Context(), input.Account(c), id)
+	t, err := a.store.ToggleTask(c.Request().Context(), input.Account(c), id)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *Server) handleWebTaskToggle(c echo.Context) error {
 		msg = "“" + t.Name + "” is to do again."
 	}
 	if c.Param("person") != "" {
-		return s.seeOther(c, "/people/"+itoa64(t.PersonID)+"#tasks", msg)
+		return a.seeOther(c, "/people/"+itoa64(t.PersonID)+"#tasks", msg)
 	}
-	return s.seeOther(c, "/", msg)
+	return a.seeOther(c, "/", msg)
 }

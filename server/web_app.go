@@ -1,0 +1,105 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/rs/zerolog"
+
+	"kith/server/input"
+	"kith/server/remind"
+	"kith/server/web"
+	"kith/store"
+)
+
+// webOptions are what the pages need from the rest of Kith: the store,
+// and what the server does alike for every surface (signing in under its
+// throttles, mailing a link, testing a channel), as functions, so that the
+// pages never import the server.
+type webOptions struct {
+	Store *store.Store
+	Log   zerolog.Logger
+	// BaseURL is the configured address links start with, if any: a
+	// https:// one makes every cookie Secure.
+	BaseURL string
+	// Base is the scheme and host links start with, for this request.
+	Base func(c echo.Context) string
+	// FromProxy reports whether the request came through a trusted proxy,
+	// whose X-Forwarded-Proto is believed.
+	FromProxy func(r *http.Request) bool
+	// RequestID is the request's id, for log lines.
+	RequestID func(c echo.Context) string
+	// Login checks an email and password as the API's login does, under
+	// the same throttles; a refusal is an *input.Error (401 or 429).
+	Login func(c echo.Context, email, password string) (store.User, error)
+	// Resends is the budget of verification emails per user id.
+	Resends interface {
+		Blocked(key string) (time.Duration, bool)
+	}
+	// SendVerification mails a new link for secret to the user.
+	SendVerification func(c echo.Context, u store.User, secret string)
+	// UpdateProfile changes the caller's name and email as PUT /api/me
+	// does, mailing a link when the email changed.
+	UpdateProfile func(c echo.Context, p *input.Params) (store.User, error)
+	// TestChannel sends a sample digest through ch.
+	TestChannel func(c echo.Context, ch store.Channel) error
+	// Upcoming reads what the account's reminders need for days from today.
+	Upcoming func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error)
+	// SendAt is when digests go out for a user who has not chosen.
+	SendAt string
+	// Export and VCardExport answer the settings page's downloads, as
+	// GET /api/export and GET /api/export/vcard do.
+	Export, VCardExport echo.HandlerFunc
+}
+
+// webApp is the web app: the pages' handlers, their routes and their
+// middleware.
+type webApp struct {
+	o     webOptions
+	store *store.Store
+	log   zerolog.Logger
+}
+
+func newWebApp(o webOptions) *webApp {
+	return &webApp{o: o, store: o.Store, log: o.Log}
+}
+
+// base is the scheme and host that links start with.
+func (a *webApp) base(c echo.Context) string { return a.o.Base(c) }
+
+// secure reports whether the browser reached us over HTTPS, whose cookies
+// must never travel over plain HTTP.
+func (a *webApp) secure(c echo.Context) bool {
+	if c.Request().TLS != nil || strings.HasPrefix(a.o.BaseURL, "https://") {
+		return true
+	}
+	return c.Request().Header.Get(echo.HeaderXForwardedProto) == "https" && a.o.FromProxy(c.Request())
+}
+
+// userDay is the caller's date and time zone.
+func (a *webApp) userDay(c echo.Context) (time.Time, *time.Location) {
+	return input.Today(c, a.store.Now())
+}
+
+// today is the caller's date, without its zone.
+func (a *webApp) today(c echo.Context) time.Time {
+	t, _ := a.userDay(c)
+	return t
+}
+
+// parsedPages are the web app's templates, parsed once per process when
+// the first page is asked for: parsing them at start took a sixth of the
+// page faults before the first answer, which a server used through its API
+// alone never needs. They are embedded, so a failure is a bug that every
+// web test shows (and TestPagesParse by name).
+var parsedPages = sync.OnceValues(web.Parse)
+
+// setRetryAfter says how long a refused client should wait.
+func setRetryAfter(c echo.Context, d time.Duration) {
+	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(d/time.Second)))
+}
