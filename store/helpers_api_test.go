@@ -61,14 +61,6 @@ func openFresh(t testing.TB, where string) *store.Store {
 	return s
 }
 
-// sqliteOnly skips a test of what only SQLite has (files, backups).
-func sqliteOnly(t *testing.T) {
-	t.Helper()
-	if storetest.Postgres() {
-		t.Skip("SQLite only")
-	}
-}
-
 // setClock fixes the store's clock at now.
 func setClock(s *store.Store, now time.Time) {
 	var sec atomic.Int64
