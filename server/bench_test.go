@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
+
+	"kith/store/storetest"
 )
 
 // The benchmarks drive the real router on a real database file, as the
@@ -29,7 +31,7 @@ type benchData struct {
 }
 
 func newBenchData(b *testing.B, persons, tasks int) *benchData {
-	sqliteOnly(b) // it seeds the SQLite file directly
+	storetest.SQLiteOnly(b) // it seeds the SQLite file directly
 	e := newEnv(b, func(o *Options) { o.Logger = zerolog.New(io.Discard) })
 	u, key := e.user("bench@example.com")
 	d, err := sql.Open("sqlite", "file:"+e.where+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")

@@ -265,11 +265,3 @@ func (e *env) count(query string, args ...any) int {
 // TestMain runs the HTTP tests on SQLite and, with KITH_TEST_POSTGRES_URL
 // set, again on PostgreSQL: bad input must get the same answers on both.
 func TestMain(m *testing.M) { storetest.Main(m) }
-
-// sqliteOnly skips a test of what only SQLite has (its files).
-func sqliteOnly(t testing.TB) {
-	t.Helper()
-	if storetest.Postgres() {
-		t.Skip("SQLite only")
-	}
-}

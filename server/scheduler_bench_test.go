@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"kith/store/storetest"
 )
 
 // newRemindersBench seeds accounts × persons, each person with a birthday
@@ -17,7 +19,7 @@ import (
 // cadence and two interactions. Every user has their email channel, which
 // without SMTP writes the digest to the (discarded) log.
 func newRemindersBench(b *testing.B, accounts, persons int) *env {
-	sqliteOnly(b) // it seeds the SQLite file directly
+	storetest.SQLiteOnly(b) // it seeds the SQLite file directly
 	e := newEnv(b, func(o *Options) { o.Logger = zerolog.New(io.Discard) })
 	d, err := sql.Open("sqlite", "file:"+e.where+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
 	if err != nil {

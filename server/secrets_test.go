@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kith/store/storetest"
 )
 
 // TestNoSecretsAtRest logs in, creates keys and changes an email, invites
@@ -12,7 +14,7 @@ import (
 // included, byte by byte: no key, password, verification, invitation or
 // feed secret may be in any of them.
 func TestNoSecretsAtRest(t *testing.T) {
-	sqliteOnly(t) // it reads the database's files
+	storetest.SQLiteOnly(t) // it reads the database's files
 	e := newEnv(t)
 	_, first := e.user("ada@example.com")
 	var secrets []string

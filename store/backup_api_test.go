@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // backupFixture is a live store with a user and a person, and a backup of
@@ -140,7 +141,7 @@ func openBackup(t *testing.T, path string) *store.Store {
 }
 
 func TestBackup(t *testing.T) {
-	sqliteOnly(t)
+	storetest.SQLiteOnly(t)
 	t.Run("copies what was committed, live, into a private file", func(t *testing.T) {
 		f := newBackupFixture(t)
 		// The source is still open: its last writes may be in the WAL only.
@@ -225,7 +226,7 @@ func TestBackup(t *testing.T) {
 }
 
 func TestCheckBackup(t *testing.T) {
-	sqliteOnly(t)
+	storetest.SQLiteOnly(t)
 	f := newBackupFixture(t)
 	for _, tc := range []struct {
 		name string
@@ -267,7 +268,7 @@ func TestCheckBackup(t *testing.T) {
 }
 
 func TestRestore(t *testing.T) {
-	sqliteOnly(t)
+	storetest.SQLiteOnly(t)
 	t.Run("replaces the database and keeps the old one with its WAL", func(t *testing.T) {
 		f := newBackupFixture(t)
 		later := newPerson(t, f.s, f.user.AccountID, "After")
@@ -441,7 +442,7 @@ func walOnly(t *testing.T) (string, store.User, int) {
 // TestRestoreReadsTheWAL: a backup file with a -wal beside it is checked
 // and restored as SQLite reads it, WAL and all, and is left as it was.
 func TestRestoreReadsTheWAL(t *testing.T) {
-	sqliteOnly(t)
+	storetest.SQLiteOnly(t)
 	src, u, n := walOnly(t)
 	before, _ := os.ReadFile(src)
 	walBefore, _ := os.ReadFile(src + "-wal")

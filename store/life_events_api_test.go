@@ -65,38 +65,7 @@ func TestLifeEvents(t *testing.T) {
 			t.Errorf("updated %+v, %v\nwant %+v", got, err, want)
 		}
 	})
-
-	missing := []struct {
-		name            string
-		account, person int64
-		id              int64
-		want            error
-	}{
-		{"a missing person", me.AccountID, theirs.ID + 100, first.ID, store.ErrPersonNotFound},
-		{"another account's person", me.AccountID, theirs.ID, first.ID, store.ErrPersonNotFound},
-		{"another account asking for the event", them.AccountID, jim.ID, first.ID, store.ErrPersonNotFound},
-		{"an event of another person", me.AccountID, pam.ID, first.ID, store.ErrLifeEventNotFound},
-		{"a missing event", me.AccountID, jim.ID, third.ID + 100, store.ErrLifeEventNotFound},
-	}
-	for _, tc := range missing {
-		t.Run(tc.name+" is not found", func(t *testing.T) {
-			_, err := s.LifeEvent(ctx, tc.account, tc.person, tc.id)
-			wantErr(t, err, tc.want)
-			_, err = s.UpdateLifeEvent(ctx, tc.account, tc.person, tc.id, store.LifeEventInput{Description: "x"})
-			wantErr(t, err, tc.want)
-			wantErr(t, s.DeleteLifeEvent(ctx, tc.account, tc.person, tc.id), tc.want)
-		})
-	}
-	t.Run("creating for a missing or foreign person is not found", func(t *testing.T) {
-		_, err := s.CreateLifeEvent(ctx, me.AccountID, theirs.ID, store.LifeEventInput{Description: "x"})
-		wantErr(t, err, store.ErrPersonNotFound)
-		_, err = s.LifeEvents(ctx, me.AccountID, theirs.ID)
-		wantErr(t, err, store.ErrPersonNotFound)
-		if list, _ := s.LifeEvents(ctx, them.AccountID, theirs.ID); len(list) != 0 {
-			t.Errorf("the other account's person got events: %+v", list)
-		}
-	})
-	t.Run("the event is untouched by the refusals", func(t *testing.T) {
+	t.Run("the update is read back", func(t *testing.T) {
 		if got, err := s.LifeEvent(ctx, me.AccountID, jim.ID, first.ID); err != nil || got.Description != "Renewed vows" {
 			t.Errorf("%+v, %v", got, err)
 		}

@@ -40,7 +40,7 @@ func versionOf(t *testing.T, name string) int {
 
 func TestOpen(t *testing.T) {
 	t.Run("creates a database readable by its owner only", func(t *testing.T) {
-		sqliteOnly(t)
+		storetest.SQLiteOnly(t)
 		path := filepath.Join(t.TempDir(), "new.db")
 		openRaw(t, path)
 		fi, err := os.Stat(path)
@@ -84,7 +84,7 @@ func TestOpen(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sqliteOnly(t)
+			storetest.SQLiteOnly(t)
 			s, err := store.Open(t.Context(), tc.path(t.TempDir()))
 			if err == nil {
 				s.Close()

@@ -52,10 +52,10 @@ func TestListsAreOneQuery(t *testing.T) {
 	}
 }
 
-// TestCalendarFeedIsFourQueries: a feed is read in four statements (the
-// feed, birthdays, life events, tasks) whether the account has 2 persons
-// or 200; a secret of the wrong form costs none, and an unchanged feed
-// writes nothing.
+// TestCalendarFeedIsFiveQueries: a feed is read in five statements (the
+// feed, birthdays, life events, tasks, important dates) whether the
+// account has 2 persons or 200; a secret of the wrong form costs none,
+// and an unchanged feed writes nothing.
 func TestCalendarFeedIsFiveQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)

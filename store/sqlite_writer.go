@@ -19,11 +19,8 @@ const maxBatch = 64
 // fails is rolled back to its savepoint and leaves the others alone; no
 // write is answered before its commit is on the disk.
 //
-// The load benchmark showed creates waiting on the writer with the CPU
-// idle a third of the time: the fsync of each commit was the limit. What
-// it buys (.ci/bench, 2026-11-24, one sitting): with one commit per write
-// creates fell from 4,885-5,742 to 1,532 req/s (-70%, below the
-// reference's 1,946) and toggles from 4,915-6,312 to 1,928.
+// The fsync of each commit is what bounds writes: with one commit per
+// write, creates serve 70% fewer requests (.ci/bench).
 type writer struct {
 	s        *Store
 	jobs     chan *job

@@ -59,8 +59,7 @@ const taskQuery = `SELECT p.id, ` + personName + `,
 const personName = `p.first_name || CASE WHEN coalesce(p.last_name, '') = '' THEN '' ELSE ' ' || p.last_name END`
 
 // taskRow is a row of taskQuery, in types that scan without an allocation
-// per column. Scanning into pointers instead cost 12% of a 50-task list
-// (shared/notes/performance.md, M2a).
+// per column. Scanning into pointers instead cost 12% of a 50-task list.
 type taskRow struct {
 	personID                    int64
 	personName                  string

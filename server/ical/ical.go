@@ -138,9 +138,7 @@ func (w *writer) event(e *Event) {
 	w.raw("END:VEVENT")
 }
 
-// String is the date in iCalendar's DATE form, YYYYMMDD.
-func (d Date) String() string { return string(d.append(nil)) }
-
+// append appends the date in iCalendar's DATE form, YYYYMMDD.
 func (d Date) append(b []byte) []byte {
 	b = pad(b, d.Year, 4)
 	b = pad(b, int(d.Month), 2)

@@ -125,7 +125,8 @@ func (d *decoder) names() error {
 		}
 	}
 	// An FN that says more than the names (an emoji, a title) is kept
-	// too, and written back while it still names the person (keptFN).
+	// too, and written back while it still names the person (the
+	// encoder's stillTrue).
 	if fn != nil && cleanText(fn.Value) == formattedName(&store.Card{Person: store.Person{FirstName: d.in.FirstName,
 		LastName: d.in.LastName, MiddleName: d.in.MiddleName, Prefix: d.in.Prefix, Suffix: d.in.Suffix}}) {
 		d.take(fn)

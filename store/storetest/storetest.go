@@ -34,6 +34,15 @@ const (
 // Postgres reports whether this run is the PostgreSQL one.
 func Postgres() bool { return os.Getenv(engineVar) == "postgres" }
 
+// SQLiteOnly skips t on the PostgreSQL run: for a test of what only SQLite
+// has (its files, backups).
+func SQLiteOnly(t testing.TB) {
+	t.Helper()
+	if Postgres() {
+		t.Skip("SQLite only")
+	}
+}
+
 // Engine names this run's engine, for messages.
 func Engine() string {
 	if Postgres() {
