@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
+	"kith/server/transfer"
 	"kith/server/web"
 	"kith/store"
 )
@@ -68,11 +69,11 @@ func (s *Server) handleWebImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	n, err := transfer.ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
 	switch {
-	case errors.Is(err, ErrNotJSON):
+	case errors.Is(err, transfer.ErrNotJSON):
 		return s.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file is not valid JSON."))
-	case errors.Is(err, ErrNotJSONObject):
+	case errors.Is(err, transfer.ErrNotJSONObject):
 		return s.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file must be a JSON object: a Kith export."))
 	case errors.Is(err, store.ErrAccountHasPersons):
 		return s.importFailed(c, http.StatusConflict, "import", input.Invalid("file", errAccountHasPersons.Message))
