@@ -22,7 +22,7 @@ type importView struct {
 	// Created, Updated and Skipped are a vCard import's.
 	VCard            bool
 	Created, Updated int
-	Skipped          []vcardSkipJSON
+	Skipped          []transfer.VCardSkip
 }
 
 // importFile reads the form's file field, which requireWebUser's
@@ -105,7 +105,7 @@ func (s *Server) handleWebVCardImport(c echo.Context) error {
 	body, err := vcardBody(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
-		v.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
+		v.Skipped, err = transfer.DecodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
 			created, err := s.store.PutCards(c.Request().Context(), input.Account(c), batch)
 			v.Created += created
 			v.Updated += len(batch) - created

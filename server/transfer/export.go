@@ -1,9 +1,10 @@
 // Package transfer is Kith's export document and its import: WriteExport
 // writes an account as the document that GET /api/export answers and kith
 // export saves, ImportDocument restores one into an account that has no
-// persons, reading every row with the API's rules (package input). The
-// HTTP handlers and the command line both call it; it knows nothing of
-// HTTP.
+// persons, reading every row with the API's rules (package input).
+// DecodeVCards reads a vCard file, as the import of contacts takes it, a
+// page of cards at a time. The HTTP handlers and the command line call
+// it; it knows nothing of HTTP.
 package transfer
 
 import (
