@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kith/config"
-	"kith/server"
+	"kith/server/transfer"
 )
 
 func exportFlags(fs *flag.FlagSet) action {
@@ -35,7 +35,7 @@ func exportAccount(ctx context.Context, cfg *config.Config, email, out string, s
 	}
 	defer st.Close()
 	if out == "-" {
-		_, err := server.WriteExport(ctx, st, u.AccountID, u.ID, stdout, nil)
+		_, err := transfer.WriteExport(ctx, st, u.AccountID, u.ID, stdout, nil)
 		return err
 	}
 	// The people of someone's life: readable by its owner only.
@@ -46,7 +46,7 @@ func exportAccount(ctx context.Context, cfg *config.Config, email, out string, s
 	if err != nil {
 		return err
 	}
-	persons, err := server.WriteExport(ctx, st, u.AccountID, u.ID, f, nil)
+	persons, err := transfer.WriteExport(ctx, st, u.AccountID, u.ID, f, nil)
 	if err == nil {
 		err = f.Sync()
 	}

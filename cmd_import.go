@@ -13,8 +13,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"kith/config"
-	"kith/server"
 	"kith/server/input"
+	"kith/server/transfer"
 	"kith/store"
 )
 
@@ -49,12 +49,12 @@ func importAccount(ctx context.Context, cfg *config.Config, email, from string, 
 	}
 	defer st.Close()
 	// The import is logged as the user's, as through the API.
-	n, err := server.ImportDocument(store.WithActor(ctx, u.ID), st, u.AccountID, u.ID, u.Timezone, doc)
+	n, err := transfer.ImportDocument(store.WithActor(ctx, u.ID), st, u.AccountID, u.ID, u.Timezone, doc)
 	var invalid *input.ValidationError
 	switch {
-	case errors.Is(err, server.ErrNotJSON):
+	case errors.Is(err, transfer.ErrNotJSON):
 		return fmt.Errorf("%s is not valid JSON", from)
-	case errors.Is(err, server.ErrNotJSONObject):
+	case errors.Is(err, transfer.ErrNotJSONObject):
 		return fmt.Errorf("%s is not a JSON object, as an export is", from)
 	case errors.Is(err, store.ErrAccountHasPersons):
 		return fmt.Errorf("the account of %s has persons already: an import restores an export into an account that has none", u.Email)

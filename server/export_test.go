@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kith/server/transfer"
 )
 
 // send makes a request that must succeed and returns its data.
@@ -213,7 +215,7 @@ func TestExportCutShort(t *testing.T) {
 	_, key := e.user("ada@example.com")
 	var doc strings.Builder
 	doc.WriteString(`{"kith_export":1,"persons":[`)
-	for i := range exportBatch + 10 {
+	for i := range transfer.ExportBatch + 10 {
 		if i > 0 {
 			doc.WriteString(",")
 		}

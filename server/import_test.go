@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"kith/server/transfer"
 )
 
 func TestImportRefusals(t *testing.T) {
@@ -167,7 +169,7 @@ func TestExportIsTheAccountsOwn(t *testing.T) {
 func TestExportInBatches(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
-	const n = 2*exportBatch + 51
+	const n = 2*transfer.ExportBatch + 51
 	var doc strings.Builder
 	doc.WriteString(`{"kith_export":1,"persons":[`)
 	for i := range n {

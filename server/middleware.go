@@ -15,6 +15,7 @@ import (
 
 	"kith/rate"
 	"kith/server/input"
+	"kith/server/transfer"
 	"kith/store"
 )
 
@@ -184,8 +185,8 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bodyLimits are the routes that read more than input.MaxBodyBytes.
-var bodyLimits = map[string]int64{"/api/import": maxImportBytes, "/api/import/vcard": maxVCardImportBytes,
-	"/settings/import": maxImportBytes, "/settings/import/vcard": maxVCardImportBytes}
+var bodyLimits = map[string]int64{"/api/import": transfer.MaxImportBytes, "/api/import/vcard": maxVCardImportBytes,
+	"/settings/import": transfer.MaxImportBytes, "/settings/import/vcard": maxVCardImportBytes}
 
 // limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.

@@ -3,19 +3,16 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"strings"
-	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/emersion/go-vcard"
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
+	"kith/server/transfer"
 	"kith/server/vcf"
 	"kith/store"
 )
@@ -23,10 +20,6 @@ import (
 // maxVCardImportBytes is the largest vCard file an import takes: 20 MiB, some
 // 20,000 cards without photos, or a few hundred with.
 const maxVCardImportBytes = 20 << 20
-
-// vcardPage is how many cards an export reads at a time, and an import
-// writes in one transaction.
-const vcardPage = 200
 
 // vcardVersion reads ?version=, 4.0 unless 3.0 is asked for.
 func vcardVersion(c echo.Context) (string, error) {
@@ -102,7 +95,7 @@ func (s *Server) handleVCardExport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cards, err := s.store.Cards(ctx, acct, 0, vcardPage)
+	cards, err := s.store.Cards(ctx, acct, 0, transfer.VCardPage)
 	if err != nil {
 		return err
 	}
@@ -118,10 +111,10 @@ func (s *Server) handleVCardExport(c echo.Context) error {
 		if err := w.Flush(); err != nil {
 			return err
 		}
-		if len(cards) < vcardPage {
+		if len(cards) < transfer.VCardPage {
 			break
 		}
-		if cards, err = s.store.Cards(ctx, acct, cards[len(cards)-1].ID, vcardPage); err != nil {
+		if cards, err = s.store.Cards(ctx, acct, cards[len(cards)-1].ID, transfer.VCardPage); err != nil {
 			return err
 		}
 	}
@@ -130,18 +123,10 @@ func (s *Server) handleVCardExport(c echo.Context) error {
 
 // vcardImportJSON is an import's summary.
 type vcardImportJSON struct {
-	Object  string          `json:"object"`
-	Created int             `json:"created"`
-	Updated int             `json:"updated"`
-	Skipped []vcardSkipJSON `json:"skipped"`
-}
-
-// vcardSkipJSON is a card left out, with why: its place in the file
-// (from 1), its name as the card gives it, and the reason.
-type vcardSkipJSON struct {
-	Card   int    `json:"card"`
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
+	Object  string               `json:"object"`
+	Created int                  `json:"created"`
+	Updated int                  `json:"updated"`
+	Skipped []transfer.VCardSkip `json:"skipped"`
 }
 
 // handleVCardImport creates or updates a person for each card of a vCard
@@ -155,7 +140,7 @@ func (s *Server) handleVCardImport(c echo.Context) error {
 		return err
 	}
 	out := vcardImportJSON{Object: "vcard_import"}
-	out.Skipped, err = decodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
+	out.Skipped, err = transfer.DecodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
 		created, err := s.store.PutCards(c.Request().Context(), input.Account(c), batch)
 		out.Created += created
 		out.Updated += len(batch) - created
@@ -176,7 +161,7 @@ func vcardBody(c echo.Context) (io.Reader, error) {
 		if err != nil {
 			return nil, input.BodyError(err, input.ErrInvalidForm)
 		}
-		return bytes.NewReader(utf8Text(raw)), nil
+		return bytes.NewReader(transfer.UTF8Text(raw)), nil
 	}
 	if err := r.ParseMultipartForm(input.MaxBodyBytes); err != nil {
 		return nil, input.BodyError(err, input.ErrInvalidForm)
@@ -197,109 +182,5 @@ func vcardBody(c echo.Context) (io.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bytes.NewReader(utf8Text(raw)), nil
-}
-
-// utf8Text is the file as UTF-8 without a byte order mark, whatever it
-// came in: UTF-16 with a mark (as Outlook saves), UTF-8, or else the
-// Windows-1252 of older address books, read as Latin-1. NUL bytes, which
-// no text holds and PostgreSQL refuses, go.
-func utf8Text(raw []byte) []byte {
-	switch {
-	case len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF):
-		units := make([]uint16, (len(raw)-2)/2)
-		for i := range units {
-			lo, hi := raw[2+2*i], raw[3+2*i]
-			if raw[0] == 0xFE {
-				lo, hi = hi, lo
-			}
-			units[i] = uint16(lo) | uint16(hi)<<8
-		}
-		raw = []byte(string(utf16.Decode(units)))
-	case bytes.HasPrefix(raw, []byte("\xEF\xBB\xBF")):
-		raw = raw[3:]
-	}
-	if !utf8.Valid(raw) {
-		runes := make([]rune, len(raw))
-		for i, b := range raw {
-			runes[i] = rune(b)
-		}
-		raw = []byte(string(runes))
-	}
-	if bytes.IndexByte(raw, 0) < 0 {
-		return raw // no copy of a file of many megabytes for nothing
-	}
-	return bytes.ReplaceAll(raw, []byte{0}, nil)
-}
-
-// decodeVCards reads every card of the file and hands them to put a page
-// (vcardPage) at a time. A file with no card at all is a 422, before put
-// is called; a card that cannot be a person is skipped, with its reason.
-func decodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error) ([]vcardSkipJSON, error) {
-	dec := vcard.NewDecoder(r)
-	cards, skipped := make([]store.CardInput, 0, vcardPage), []vcardSkipJSON{}
-	seen := 0
-	junk := false // skipping lines that are no card, which count as one
-	for {
-		card, err := dec.Decode()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil && card != nil && len(card) == 0 {
-			// Lines outside any card: a file that is no vCard, or junk
-			// between cards.
-			if !junk && seen > 0 {
-				skipped = append(skipped, vcardSkipJSON{Card: seen + 1, Reason: "lines outside BEGIN:VCARD … END:VCARD"})
-			}
-			junk = true
-			if seen == 0 {
-				return nil, notVCard()
-			}
-			continue
-		}
-		junk = false
-		seen++
-		name := cardName(card)
-		if err != nil {
-			skipped = append(skipped, vcardSkipJSON{Card: seen, Name: name, Reason: strings.TrimPrefix(err.Error(), "vcard: ")})
-			continue
-		}
-		in, err := vcf.Decode(card, now)
-		if err != nil {
-			skipped = append(skipped, vcardSkipJSON{Card: seen, Name: name, Reason: err.Error()})
-			continue
-		}
-		if cards = append(cards, in); len(cards) == vcardPage {
-			if err := put(cards); err != nil {
-				return nil, err
-			}
-			cards = cards[:0]
-		}
-	}
-	if seen == 0 {
-		return nil, notVCard()
-	}
-	if len(cards) > 0 {
-		if err := put(cards); err != nil {
-			return nil, err
-		}
-	}
-	return skipped, nil
-}
-
-func notVCard() error {
-	p := input.NewParams(map[string]any{})
-	p.Fail("file", "The file must be a vCard file (BEGIN:VCARD … END:VCARD).")
-	return p.Err()
-}
-
-// cardName is the name a card gives itself, for a skip.
-func cardName(card vcard.Card) string {
-	if fn := strings.TrimSpace(card.Value(vcard.FieldFormattedName)); fn != "" {
-		return fn
-	}
-	if n := card.Name(); n != nil {
-		return strings.TrimSpace(n.GivenName + " " + n.FamilyName)
-	}
-	return ""
+	return bytes.NewReader(transfer.UTF8Text(raw)), nil
 }

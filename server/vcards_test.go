@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/emersion/go-vcard"
+
+	"kith/server/transfer"
 )
 
 // importVCard posts a file of testdata/vcard as a text/vcard body.
@@ -463,23 +465,23 @@ func TestVCardEncodings(t *testing.T) {
 func TestVCardImportPages(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
-	cards := strings.SplitAfter(benchVCards(2*vcardPage+50), "END:VCARD\r\n")
+	cards := strings.SplitAfter(benchVCards(2*transfer.VCardPage+50), "END:VCARD\r\n")
 	nameless := "BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:x@example.com\r\nEND:VCARD\r\n"
-	file := strings.Join(cards[:vcardPage+10], "") + nameless + strings.Join(cards[vcardPage+10:], "")
+	file := strings.Join(cards[:transfer.VCardPage+10], "") + nameless + strings.Join(cards[transfer.VCardPage+10:], "")
 	r := e.do(req{method: "POST", path: "/api/import/vcard", key: key, body: file, ctype: "text/vcard"})
 	if r.code != 200 {
 		t.Fatalf("import: %d %s", r.code, r.body)
 	}
 	sum := r.json(t)["data"].(map[string]any)
-	wantField(t, sum, "created", 2*vcardPage+50)
+	wantField(t, sum, "created", 2*transfer.VCardPage+50)
 	wantField(t, sum, "updated", 0)
 	skipped := sum["skipped"].([]any)
 	if len(skipped) != 1 {
 		t.Fatalf("skipped %v, want the card without a name", skipped)
 	}
-	wantField(t, skipped[0].(map[string]any), "card", vcardPage+11)
-	if n := e.count(`SELECT count(*) FROM persons`); n != 2*vcardPage+50 {
-		t.Errorf("%d persons, want %d", n, 2*vcardPage+50)
+	wantField(t, skipped[0].(map[string]any), "card", transfer.VCardPage+11)
+	if n := e.count(`SELECT count(*) FROM persons`); n != 2*transfer.VCardPage+50 {
+		t.Errorf("%d persons, want %d", n, 2*transfer.VCardPage+50)
 	}
 }
 

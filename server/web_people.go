@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -243,10 +242,4 @@ func (a *webApp) handleWebPersonDelete(c echo.Context) error {
 		return err
 	}
 	return a.seeOther(c, "/people", store.FullName(per.FirstName, per.LastName)+" deleted.")
-}
-
-// personExistsIn is personExists for a handler that has no closure yet.
-func (a *webApp) personExistsIn(ctx context.Context, acct, id int64) error {
-	_, err := a.store.Person(ctx, acct, id)
-	return err
 }

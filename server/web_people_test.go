@@ -43,16 +43,6 @@ func idIn(t testing.TB, pg page, pattern string) string {
 	return m[1]
 }
 
-// acctOf is the account of the user of email.
-func (e *env) acctOf(email string) int64 {
-	e.t.Helper()
-	u, err := e.st.UserByEmail(context.Background(), email)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return u.AccountID
-}
-
 func TestWebPeopleList(t *testing.T) {
 	e := newEnv(t)
 	u, _ := e.user("ada@example.com")

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
+	"kith/server/transfer"
 	"kith/server/web"
 	"kith/store"
 )
@@ -21,7 +22,7 @@ type importView struct {
 	// Created, Updated and Skipped are a vCard import's.
 	VCard            bool
 	Created, Updated int
-	Skipped          []vcardSkipJSON
+	Skipped          []transfer.VCardSkip
 }
 
 // importFile reads the form's file field, which requireWebUser's
@@ -68,11 +69,11 @@ func (a *webApp) handleWebImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := ImportDocument(c.Request().Context(), a.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	n, err := transfer.ImportDocument(c.Request().Context(), a.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
 	switch {
-	case errors.Is(err, ErrNotJSON):
+	case errors.Is(err, transfer.ErrNotJSON):
 		return a.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file is not valid JSON."))
-	case errors.Is(err, ErrNotJSONObject):
+	case errors.Is(err, transfer.ErrNotJSONObject):
 		return a.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file must be a JSON object: a Kith export."))
 	case errors.Is(err, store.ErrAccountHasPersons):
 		return a.importFailed(c, http.StatusConflict, "import", input.Invalid("file", errAccountHasPersons.Message))
@@ -104,7 +105,7 @@ func (a *webApp) handleWebVCardImport(c echo.Context) error {
 	body, err := vcardBody(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
-		v.Skipped, err = decodeVCards(body, a.store.Now(), func(batch []store.CardInput) error {
+		v.Skipped, err = transfer.DecodeVCards(body, a.store.Now(), func(batch []store.CardInput) error {
 			created, err := a.store.PutCards(c.Request().Context(), input.Account(c), batch)
 			v.Created += created
 			v.Updated += len(batch) - created

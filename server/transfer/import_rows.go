@@ -1,4 +1,4 @@
-package server
+package transfer
 
 import (
 	"strconv"
@@ -15,7 +15,7 @@ const (
 	maxUID = 1000
 	// maxVCardExtra bounds the properties a card keeps for Kith, a photo
 	// among them; the document's own limit comes first.
-	maxVCardExtra = maxImportBytes
+	maxVCardExtra = MaxImportBytes
 )
 
 // docReader reads the rows of an export document with the API's rules,

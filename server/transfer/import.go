@@ -1,4 +1,4 @@
-package server
+package transfer
 
 import (
 	"bytes"
@@ -7,89 +7,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
-	"time"
 	"unicode/utf8"
-
-	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
 	"kith/store"
 )
 
-// maxImportBytes is the largest document POST /api/import reads: 50 MiB,
+// MaxImportBytes is the largest document POST /api/import reads: 50 MiB,
 // binary, some 20,000 persons with a few details each.
-const maxImportBytes = 50 << 20
+const MaxImportBytes = 50 << 20
 
 // maxImportErrors bounds the problems that one refused document lists.
 const maxImportErrors = 100
 
 // The refusals of a document that is not JSON, or not one object.
 var (
-	ErrNotJSON       = errors.New("server: the document is not valid JSON")
-	ErrNotJSONObject = errors.New("server: the document is not a JSON object")
+	ErrNotJSON       = errors.New("transfer: the document is not valid JSON")
+	ErrNotJSONObject = errors.New("transfer: the document is not a JSON object")
 )
-
-var errAccountHasPersons = &input.Error{Status: http.StatusConflict,
-	Message: "This account has persons already: an import restores an export into an account that has none."}
-
-type importJSON struct {
-	Object         string `json:"object"`
-	Persons        int    `json:"persons"`
-	ContactDetails int    `json:"contact_details"`
-	ImportantDates int    `json:"important_dates"`
-	Notes          int    `json:"notes"`
-	Gifts          int    `json:"gifts"`
-	LifeEvents     int    `json:"life_events"`
-	WorkHistory    int    `json:"work_history"`
-	Tasks          int    `json:"tasks"`
-	Interactions   int    `json:"interactions"`
-	StayInTouch    int    `json:"stay_in_touch"`
-	TaskCategories int    `json:"task_categories"`
-	Genders        int    `json:"genders"`
-	Journals       int    `json:"journals"`
-	JournalEntries int    `json:"journal_entries"`
-	Merged         int    `json:"merged"`
-}
-
-// handleImport restores an export document, the body, into the caller's
-// account, which must have no persons yet. The body is JSON whatever its
-// Content-Type says (curl's --data-binary sends a form's).
-func (s *Server) handleImport(c echo.Context) error {
-	sess, _ := input.Session(c)
-	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
-	var body bytes.Buffer
-	if n := c.Request().ContentLength; n > 0 && n <= maxImportBytes {
-		body.Grow(int(n) + bytes.MinRead) // read once into its size, not grown by doubling
-	}
-	if _, err := body.ReadFrom(c.Request().Body); err != nil {
-		return input.BodyError(err, input.ErrInvalidJSON)
-	}
-	doc := body.Bytes()
-	n, err := ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
-	switch {
-	case errors.Is(err, ErrNotJSON):
-		return input.ErrInvalidJSON
-	case errors.Is(err, ErrNotJSONObject):
-		return input.ErrNotJSONObject
-	case errors.Is(err, store.ErrAccountHasPersons):
-		return errAccountHasPersons
-	case err != nil:
-		return err
-	}
-	return c.JSON(http.StatusOK, dataBody[importJSON]{importJSON{Object: "import",
-		Persons: n.Persons, ContactDetails: n.ContactDetails, ImportantDates: n.ImportantDates, Notes: n.Notes,
-		Gifts: n.Gifts, LifeEvents: n.LifeEvents, WorkHistory: n.WorkHistory, Tasks: n.Tasks,
-		Interactions: n.Interactions, StayInTouch: n.StayInTouch, TaskCategories: n.TaskCategories,
-		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries, Merged: n.Merged}})
-}
 
 // ImportDocument restores an export document into the account, for the
 // user, in whose time zone tz the rules that look at today (a birth year
 // at most this one, an interaction at most tomorrow) take it. Every
 // row is read with the API's rules for making it, and the whole document
-// is checked before anything is written: a *ValidationError names each
+// is checked before anything is written: an *input.ValidationError names each
 // problem by its place (persons.3.gifts.0.name), at most 100 of them. It is
 // then read a second time as it is written, in one transaction, so that
 // the persons are never all in memory at once and a failure writes
@@ -116,7 +58,7 @@ func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int6
 				where := "persons." + strconv.Itoa(i)
 				p := write.person(where, v)
 				if write.count > 0 {
-					return fmt.Errorf("server: import: %s passed its check, then failed: %v", where, &write.errs)
+					return fmt.Errorf("transfer: import: %s passed its check, then failed: %v", where, &write.errs)
 				}
 				return add(&p)
 			})
@@ -187,7 +129,7 @@ func (r *docReader) head(doc []byte) (store.AccountImport, error) {
 // document is an empty object.
 func walk(doc []byte, field func(key string, dec *json.Decoder) error) error {
 	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber() // keeps 1985 apart from 1985.5, as readParams does
+	dec.UseNumber() // keeps 1985 apart from 1985.5, as input.ReadParams does
 	tok, err := dec.Token()
 	if err == io.EOF {
 		return nil

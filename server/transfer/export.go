@@ -1,4 +1,11 @@
-package server
+// Package transfer is Kith's export document and its import: WriteExport
+// writes an account as the document that GET /api/export answers and kith
+// export saves, ImportDocument restores one into an account that has no
+// persons, reading every row with the API's rules (package input).
+// DecodeVCards reads a vCard file, as the import of contacts takes it, a
+// page of cards at a time. The HTTP handlers and the command line call
+// it; it knows nothing of HTTP.
+package transfer
 
 import (
 	"bufio"
@@ -6,12 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
-	"time"
 
-	"github.com/labstack/echo/v4"
-
-	"kith/server/input"
 	"kith/store"
 )
 
@@ -21,14 +23,9 @@ import (
 // next number; a field added for something new does not.
 const ExportVersion = 1
 
-// exportBatch is how many persons an export reads and writes at a time:
+// ExportBatch is how many persons an export reads and writes at a time:
 // memory holds one batch, whatever the size of the account.
-const exportBatch = 200
-
-// transferTime is how long an export may take to send, or an import to
-// arrive: longer than the server's 30 s for one request, for a large
-// account over a slow line.
-const transferTime = 10 * time.Minute
+const ExportBatch = 200
 
 // The export document: what each row is made of, named as the API's
 // parameters for making it, so that an import reads each with the rules of
@@ -202,42 +199,9 @@ type (
 	}
 )
 
-// handleExport streams the account as an export document: the persons
-// leave a batch at a time, each batch flushed to the client.
-func (s *Server) handleExport(c echo.Context) error {
-	sess, _ := input.Session(c)
-	res := c.Response()
-	_ = http.NewResponseController(res).SetWriteDeadline(time.Now().Add(transferTime)) // unsupported in tests
-	res.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
-	res.Header().Set(echo.HeaderContentDisposition,
-		`attachment; filename="kith-export-`+s.store.Now().UTC().Format(time.DateOnly)+`.json"`)
-	flush := func() error {
-		if c.Request().Method != http.MethodHead { // a HEAD's status waits for the length of what it drops
-			return http.NewResponseController(res).Flush()
-		}
-		return nil
-	}
-	_, err := WriteExport(c.Request().Context(), s.store, sess.AccountID, sess.UserID, res, flush)
-	if err == nil || !res.Committed {
-		if err != nil {
-			res.Header().Del(echo.HeaderContentDisposition) // an error body is no export
-		}
-		return err
-	}
-	// The answer has begun, and cannot become an error: the log says why,
-	// and the connection is cut, so that the client sees a failed transfer
-	// rather than a document that merely stops.
-	ev := s.log.Error()
-	if c.Request().Context().Err() != nil {
-		ev = s.log.Info() // the client went away
-	}
-	ev.Err(err).Str("request_id", requestID(c)).Msg("the export stopped after its answer began")
-	panic(http.ErrAbortHandler)
-}
-
 // WriteExport writes the account as an export document to w, for the
 // user whose settings it carries. The persons are read and written
-// exportBatch at a time, in one snapshot of the account; flush, when not
+// ExportBatch at a time, in one snapshot of the account; flush, when not
 // nil, runs after each batch, so that the document leaves as it is made.
 // Until the first batch is read (or 64 KiB are), the document waits in a
 // buffer, so that an error in the first reads can still be answered as
@@ -279,7 +243,7 @@ func WriteExport(ctx context.Context, st *store.Store, accountID, userID int64, 
 		bw.WriteString(`,"persons":[`)
 		sep := "\n"
 		for after := int64(0); ; {
-			batch, err := r.Persons(ctx, after, exportBatch)
+			batch, err := r.Persons(ctx, after, ExportBatch)
 			if err != nil {
 				return err
 			}
@@ -290,7 +254,7 @@ func WriteExport(ctx context.Context, st *store.Store, accountID, userID int64, 
 				sep = ",\n"
 			}
 			persons += len(batch)
-			if len(batch) < exportBatch {
+			if len(batch) < ExportBatch {
 				break
 			}
 			after = batch[len(batch)-1].ID

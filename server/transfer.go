@@ -1,0 +1,106 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/input"
+	"kith/server/transfer"
+	"kith/store"
+)
+
+// transferTime is how long an export may take to send, or an import to
+// arrive: longer than the server's 30 s for one request, for a large
+// account over a slow line.
+const transferTime = 10 * time.Minute
+
+// handleExport streams the account as an export document: the persons
+// leave a batch at a time, each batch flushed to the client.
+func (s *Server) handleExport(c echo.Context) error {
+	sess, _ := input.Session(c)
+	res := c.Response()
+	_ = http.NewResponseController(res).SetWriteDeadline(time.Now().Add(transferTime)) // unsupported in tests
+	res.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	res.Header().Set(echo.HeaderContentDisposition,
+		`attachment; filename="kith-export-`+s.store.Now().UTC().Format(time.DateOnly)+`.json"`)
+	flush := func() error {
+		if c.Request().Method != http.MethodHead { // a HEAD's status waits for the length of what it drops
+			return http.NewResponseController(res).Flush()
+		}
+		return nil
+	}
+	_, err := transfer.WriteExport(c.Request().Context(), s.store, sess.AccountID, sess.UserID, res, flush)
+	if err == nil || !res.Committed {
+		if err != nil {
+			res.Header().Del(echo.HeaderContentDisposition) // an error body is no export
+		}
+		return err
+	}
+	// The answer has begun, and cannot become an error: the log says why,
+	// and the connection is cut, so that the client sees a failed transfer
+	// rather than a document that merely stops.
+	ev := s.log.Error()
+	if c.Request().Context().Err() != nil {
+		ev = s.log.Info() // the client went away
+	}
+	ev.Err(err).Str("request_id", requestID(c)).Msg("the export stopped after its answer began")
+	panic(http.ErrAbortHandler)
+}
+
+var errAccountHasPersons = &input.Error{Status: http.StatusConflict,
+	Message: "This account has persons already: an import restores an export into an account that has none."}
+
+type importJSON struct {
+	Object         string `json:"object"`
+	Persons        int    `json:"persons"`
+	ContactDetails int    `json:"contact_details"`
+	ImportantDates int    `json:"important_dates"`
+	Notes          int    `json:"notes"`
+	Gifts          int    `json:"gifts"`
+	LifeEvents     int    `json:"life_events"`
+	WorkHistory    int    `json:"work_history"`
+	Tasks          int    `json:"tasks"`
+	Interactions   int    `json:"interactions"`
+	StayInTouch    int    `json:"stay_in_touch"`
+	TaskCategories int    `json:"task_categories"`
+	Genders        int    `json:"genders"`
+	Journals       int    `json:"journals"`
+	JournalEntries int    `json:"journal_entries"`
+	Merged         int    `json:"merged"`
+}
+
+// handleImport restores an export document, the body, into the caller's
+// account, which must have no persons yet. The body is JSON whatever its
+// Content-Type says (curl's --data-binary sends a form's).
+func (s *Server) handleImport(c echo.Context) error {
+	sess, _ := input.Session(c)
+	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
+	var body bytes.Buffer
+	if n := c.Request().ContentLength; n > 0 && n <= transfer.MaxImportBytes {
+		body.Grow(int(n) + bytes.MinRead) // read once into its size, not grown by doubling
+	}
+	if _, err := body.ReadFrom(c.Request().Body); err != nil {
+		return input.BodyError(err, input.ErrInvalidJSON)
+	}
+	doc := body.Bytes()
+	n, err := transfer.ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	switch {
+	case errors.Is(err, transfer.ErrNotJSON):
+		return input.ErrInvalidJSON
+	case errors.Is(err, transfer.ErrNotJSONObject):
+		return input.ErrNotJSONObject
+	case errors.Is(err, store.ErrAccountHasPersons):
+		return errAccountHasPersons
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[importJSON]{importJSON{Object: "import",
+		Persons: n.Persons, ContactDetails: n.ContactDetails, ImportantDates: n.ImportantDates, Notes: n.Notes,
+		Gifts: n.Gifts, LifeEvents: n.LifeEvents, WorkHistory: n.WorkHistory, Tasks: n.Tasks,
+		Interactions: n.Interactions, StayInTouch: n.StayInTouch, TaskCategories: n.TaskCategories,
+		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries, Merged: n.Merged}})
+}
