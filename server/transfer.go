@@ -51,9 +51,6 @@ func (s *Server) handleExport(c echo.Context) error {
 	panic(http.ErrAbortHandler)
 }
 
-var errAccountHasPersons = &input.Error{Status: http.StatusConflict,
-	Message: "This account has persons already: an import restores an export into an account that has none."}
-
 type importJSON struct {
 	Object         string `json:"object"`
 	Persons        int    `json:"persons"`
@@ -94,7 +91,7 @@ func (s *Server) handleImport(c echo.Context) error {
 	case errors.Is(err, transfer.ErrNotJSONObject):
 		return input.ErrNotJSONObject
 	case errors.Is(err, store.ErrAccountHasPersons):
-		return errAccountHasPersons
+		return input.ErrAccountHasPersons
 	case err != nil:
 		return err
 	}

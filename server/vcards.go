@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -135,7 +134,7 @@ type vcardImportJSON struct {
 // the answer; the others go in all the same, a page at a time as they are
 // read, so that only the file and one page of cards are in memory.
 func (s *Server) handleVCardImport(c echo.Context) error {
-	body, err := vcardBody(c)
+	body, err := transfer.VCardFile(c)
 	if err != nil {
 		return err
 	}
@@ -150,37 +149,4 @@ func (s *Server) handleVCardImport(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, dataBody[vcardImportJSON]{out})
-}
-
-// vcardBody reads the file: the body, or a multipart form's file field.
-func vcardBody(c echo.Context) (io.Reader, error) {
-	r := c.Request()
-	mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	if mt != echo.MIMEMultipartForm {
-		raw, err := io.ReadAll(r.Body)
-		if err != nil {
-			return nil, input.BodyError(err, input.ErrInvalidForm)
-		}
-		return bytes.NewReader(transfer.UTF8Text(raw)), nil
-	}
-	if err := r.ParseMultipartForm(input.MaxBodyBytes); err != nil {
-		return nil, input.BodyError(err, input.ErrInvalidForm)
-	}
-	files := r.MultipartForm.File["file"]
-	if len(files) == 0 {
-		p := input.NewParams(map[string]any{})
-		p.Fail("file", "The file field is required.")
-		return nil, p.Err()
-	}
-	f, err := files[0].Open()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(f)
-	r.MultipartForm.RemoveAll()
-	if err != nil {
-		return nil, err
-	}
-	return bytes.NewReader(transfer.UTF8Text(raw)), nil
 }

@@ -76,7 +76,7 @@ func (a *webApp) handleWebImport(c echo.Context) error {
 	case errors.Is(err, transfer.ErrNotJSONObject):
 		return a.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file must be a JSON object: a Kith export."))
 	case errors.Is(err, store.ErrAccountHasPersons):
-		return a.importFailed(c, http.StatusConflict, "import", input.Invalid("file", errAccountHasPersons.Message))
+		return a.importFailed(c, http.StatusConflict, "import", input.Invalid("file", input.ErrAccountHasPersons.Message))
 	case input.FieldErrors(err) != nil:
 		return a.importFailed(c, http.StatusUnprocessableEntity, "import", err)
 	case err != nil:
@@ -102,7 +102,7 @@ func (a *webApp) handleWebImport(c echo.Context) error {
 // vCard file, as POST /api/import/vcard does, and lists the cards it
 // skipped.
 func (a *webApp) handleWebVCardImport(c echo.Context) error {
-	body, err := vcardBody(c)
+	body, err := transfer.VCardFile(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
 		v.Skipped, err = transfer.DecodeVCards(body, a.store.Now(), func(batch []store.CardInput) error {

@@ -83,3 +83,7 @@ func (v *ValidationError) Fields() []string { return v.fields }
 // ByField is every failure's messages by field, as the errors object of
 // the answer and the form beside each field show them.
 func (v *ValidationError) ByField() map[string][]string { return v.messages }
+
+// ErrAccountHasPersons refuses an import into an account that has persons.
+var ErrAccountHasPersons = &Error{Status: http.StatusConflict,
+	Message: "This account has persons already: an import restores an export into an account that has none."}

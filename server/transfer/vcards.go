@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"mime"
 	"strings"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/emersion/go-vcard"
+	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
 	"kith/server/vcf"
@@ -130,4 +132,37 @@ func cardName(card vcard.Card) string {
 		return strings.TrimSpace(n.GivenName + " " + n.FamilyName)
 	}
 	return ""
+}
+
+// VCardFile reads an uploaded vCard file: the body, or a multipart form's file field.
+func VCardFile(c echo.Context) (io.Reader, error) {
+	r := c.Request()
+	mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+	if mt != echo.MIMEMultipartForm {
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, input.BodyError(err, input.ErrInvalidForm)
+		}
+		return bytes.NewReader(UTF8Text(raw)), nil
+	}
+	if err := r.ParseMultipartForm(input.MaxBodyBytes); err != nil {
+		return nil, input.BodyError(err, input.ErrInvalidForm)
+	}
+	files := r.MultipartForm.File["file"]
+	if len(files) == 0 {
+		p := input.NewParams(map[string]any{})
+		p.Fail("file", "The file field is required.")
+		return nil, p.Err()
+	}
+	f, err := files[0].Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(f)
+	r.MultipartForm.RemoveAll()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(UTF8Text(raw)), nil
 }
