@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kith/store"
+)
+
+func TestUserCreateAndVerify(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kith.db")
+	code, out, errOut := runKith("user", "create", "--db", db, "--email", "Grace@Example.com", "--first-name", "Grace", "--last-name", "Hopper")
+	password := regexp.MustCompile(`password: (\S+)`).FindStringSubmatch(out)
+	if code != 0 || !strings.Contains(out, "id: 1\n") || !strings.Contains(out, "email: grace@example.com") || password == nil {
+		t.Fatalf("user create: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runKith("user", "create", "--db", db, "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L", "--password", "analytical engine")
+	if code != 0 || strings.Contains(out, "password") || !strings.Contains(out, "account: 2\n") {
+		t.Errorf("user create with a password prints it, or did not make a new account: %d %q", code, out)
+	}
+	code, out, errOut = runKith("user", "create", "--db", db, "--email", "grace.team@example.com", "--first-name", "G", "--last-name", "T", "--account", "1")
+	if code != 0 || !strings.Contains(out, "id: 3\naccount: 1\n") {
+		t.Errorf("user create --account 1: %d %q %q", code, out, errOut)
+	}
+
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Login(context.Background(), "grace@example.com", password[1]); err != nil {
+		t.Errorf("the generated password does not log in: %v", err)
+	}
+	if _, err := st.Login(context.Background(), "ada@example.com", "analytical engine"); err != nil {
+		t.Errorf("the given password does not log in: %v", err)
+	}
+	st.Close()
+
+	failures := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"user", "create", "--db", db, "--email", "GRACE@example.com", "--first-name", "G", "--last-name", "H"}, 1, "already exists"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--password", strings.Repeat("p", 73)}, 1, "8 to 72 bytes"},
+		{[]string{"user", "create", "--db", db, "--email", "nope", "--first-name", "X", "--last-name", "Y"}, 1, "not an email"},
+		{[]string{"user", "create", "--db", db, "--first-name", "X"}, 1, "--email"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "99"}, 1, "--account 99: no such account"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "0"}, 1, "--account 0: no such account"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "-1"}, 1, "--account -1: no such account"},
+		{[]string{"user", "create", "--db", db, "--email", "x@example.com", "--first-name", "X", "--last-name", "Y", "--account", "one"}, 2, "account"},
+		{[]string{"user", "create", "--db", db, "--bogus"}, 2, "bogus"},
+		{[]string{"user", "verify", "--db", db}, 1, "needs --email"},
+		{[]string{"user", "verify", "--db", db, "--email", "nobody@example.com"}, 1, "no user has the email nobody@example.com"},
+		{[]string{"user", "verify", "--db", db, "--email", "g@example.com", "--first-name", "G"}, 2, "first-name"},
+	}
+	for _, f := range failures {
+		code, _, errOut := runKith(f.args...)
+		if code != f.code || !strings.Contains(errOut, f.want) {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", f.args, code, f.code, errOut, f.want)
+		}
+	}
+}

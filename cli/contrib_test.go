@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestSystemdUnit checks the hardening the unit promises, and has
+// systemd-analyze verify it where this machine has systemd; any warning
+// (an unknown key, say) fails.
+func TestSystemdUnit(t *testing.T) {
+	unit, err := os.ReadFile("../contrib/kith.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"DynamicUser=yes", "StateDirectory=kith", "ProtectSystem=strict", "NoNewPrivileges=yes",
+		"ProtectHome=yes", "PrivateTmp=yes", "CapabilityBoundingSet=\n", "ExecStart=/usr/local/bin/kith serve\n",
+		"Environment=KITH_DB=/var/lib/kith/kith.db",
+	} {
+		if !strings.Contains(string(unit), want) {
+			t.Errorf("kith.service lacks %q", want)
+		}
+	}
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("no systemd-analyze here: the unit's lines were checked, not verified")
+	}
+	// verify wants the binary the unit runs to exist: a built one stands in
+	// for /usr/local/bin/kith (the line the README says to change).
+	bin := kithBinary(t)
+	if n := bytes.Count(unit, []byte("/usr/local/bin/kith ")); n != 1 {
+		t.Fatalf("/usr/local/bin/kith appears %d times in the unit's lines, want once (ExecStart)", n)
+	}
+	path := filepath.Join(t.TempDir(), "kith.service")
+	if err := os.WriteFile(path, bytes.ReplaceAll(unit, []byte("ExecStart=/usr/local/bin/kith "), []byte("ExecStart="+bin+" ")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(analyze, "verify", "--man=no", path).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// TestDockerfile checks what the image promises: pinned base images, a
+// non-root user, the tests run in the build. No Docker daemon runs here
+// (and images cannot be pulled), so the build itself is not tried.
+func TestDockerfile(t *testing.T) {
+	b, err := os.ReadFile("../contrib/Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := string(b)
+	if n := len(regexp.MustCompile(`(?m)^FROM `).FindAllString(df, -1)); n != 2 {
+		t.Errorf("%d stages, want a build stage and a runtime stage", n)
+	}
+	for _, want := range []string{
+		"CGO_ENABLED=0 go build -trimpath", `-X kith/cli.version=${VERSION}`,
+		"FROM gcr.io/distroless/static", "USER 65532:65532", `VOLUME ["/data"]`, "KITH_DB=/data/kith.db",
+		"KITH_ADDR=0.0.0.0:8080", `HEALTHCHECK`, `CMD ["/kith", "healthcheck"]`, `ENTRYPOINT ["/kith"]`,
+	} {
+		if !strings.Contains(df, want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`FROM golang:(\d+\.\d+)`).FindStringSubmatch(df); m == nil || !strings.Contains(goModVersion(t), m[1]) {
+		t.Errorf("the build stage's Go (%v) is not go.mod's (%s)", m, goModVersion(t))
+	}
+	// Base images pinned to a Go minor and a Debian release, not :latest.
+	for _, base := range []string{"FROM golang:1.26-bookworm AS build", "FROM gcr.io/distroless/static-debian12:nonroot"} {
+		if !strings.Contains(df, base+"\n") {
+			t.Errorf("Dockerfile lacks %q", base)
+		}
+	}
+	// The build runs the tests, before the binary is built, and does not set
+	// CI (which makes the tests that need PostgreSQL or Chromium fail).
+	test, build := strings.Index(df, "\nRUN go test "), strings.Index(df, "\nRUN CGO_ENABLED=0 go build")
+	if test < 0 || build < 0 || test > build {
+		t.Errorf("the build stage does not run go test before go build (test at %d, build at %d)", test, build)
+	}
+	if regexp.MustCompile(`(?m)^(ENV|ARG)\b.*\bCI=`).MatchString(df) {
+		t.Error("the Dockerfile sets CI: the tests needing PostgreSQL or Chromium would fail instead of skipping")
+	}
+	// The last USER is not root, and the README says which it is.
+	users := regexp.MustCompile(`(?m)^USER (\S+)`).FindAllStringSubmatch(df, -1)
+	if len(users) == 0 || strings.HasPrefix(users[len(users)-1][1], "0") || strings.HasPrefix(users[len(users)-1][1], "root") {
+		t.Errorf("the image runs as %v, want a non-root USER", users)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"golang:1.26-bookworm", "gcr.io/distroless/static-debian12:nonroot", "65532"} {
+		if !bytes.Contains(readme, []byte(want)) {
+			t.Errorf("the README does not say %q (the base images and the user)", want)
+		}
+	}
+}
+
+func goModVersion(t *testing.T) string {
+	b, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return regexp.MustCompile(`(?m)^go (\S+)`).FindStringSubmatch(string(b))[1]
+}
