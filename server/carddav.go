@@ -41,7 +41,7 @@ func (s *Server) davRoutes(r surfaceRouter) {
 		r.Add(m, "/.well-known/carddav", serve)
 		r.Add(m, "/", serve)
 	}
-	// GET / is the web app's dashboard (webApp.routes).
+	// GET / is the web app's dashboard (web.App.Routes).
 }
 
 // davAuth authenticates a DAV request by HTTP Basic: the user's email

@@ -55,7 +55,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	body := s.errorBody(err, c)
 	if surfaceOf(c) == surfacePage {
-		s.web.webError(c, body.Status, body.Message)
+		s.web.ErrorPage(c, body.Status, body.Message)
 		return
 	}
 	if body.Status == http.StatusUnauthorized && c.Response().Header().Get("WWW-Authenticate") == "" {

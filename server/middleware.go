@@ -217,7 +217,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			// The web app's pages take their cookie, never a key, and no
 			// other route takes a cookie for a key (which would open the
 			// API to cross-site requests).
-			return s.web.authenticateCookie(c, next)
+			return s.web.Authenticate(c, next)
 		case surfaceFile:
 			return next(c) // the stylesheet and script need nobody
 		}
@@ -351,4 +351,8 @@ func clientKey(ip string) string {
 	}
 	p, _ := a.Prefix(64)
 	return p.String()
+}
+
+func setRetryAfter(c echo.Context, d time.Duration) {
+	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(d/time.Second)))
 }

@@ -170,5 +170,5 @@ func (s *Server) routes(corsOrigins []string) {
 	api.PUT("/api/administration/users/:user/invite", s.handleInvitationResend, auth)
 
 	// The web app's pages and their stylesheet and script.
-	s.web.routes(s.router(surfacePage), s.router(surfaceFile))
+	s.web.Routes(s.router(surfacePage), s.router(surfaceFile))
 }

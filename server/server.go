@@ -16,6 +16,7 @@ import (
 
 	"kith/rate"
 	"kith/server/remind"
+	"kith/server/web"
 	"kith/store"
 )
 
@@ -79,7 +80,7 @@ type Server struct {
 	baseURL   string
 	proxies   []*net.IPNet
 	metrics   *serverMetrics
-	web       *webApp
+	web       *web.App
 	// surfaces are the routes' surfaces, by method and path.
 	surfaces map[string]surface
 }
@@ -136,7 +137,7 @@ func New(o Options) *Server {
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.JSONSerializer = jsonSerializer{}
-	s.web = newWebApp(webOptions{
+	s.web = web.New(web.Options{
 		Store: o.Store, Log: o.Logger, BaseURL: o.BaseURL, Base: s.base, FromProxy: s.fromProxy, RequestID: requestID,
 		Login: func(c echo.Context, email, password string) (store.User, error) {
 			return s.checkLogin(c, email, password, viaWeb)

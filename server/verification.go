@@ -30,7 +30,7 @@ func (s *Server) handleVerifyEmail(c echo.Context) error {
 	_, err := s.store.VerifyEmail(c.Request().Context(), c.QueryParam("token"))
 	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/html") {
 		// The emailed link, opened in a browser.
-		return s.web.verifiedPage(c, err)
+		return s.web.VerifiedPage(c, err)
 	}
 	if errors.Is(err, store.ErrVerificationInvalid) {
 		return errInvalidLink

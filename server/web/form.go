@@ -38,8 +38,8 @@ type Option struct {
 	Value, Label string
 }
 
-// Options makes options whose labels are their values.
-func Options(values ...string) []Option {
+// Choices makes options whose labels are their values.
+func Choices(values ...string) []Option {
 	out := make([]Option, len(values))
 	for i, v := range values {
 		out[i] = Option{v, v}

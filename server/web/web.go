@@ -1,7 +1,9 @@
-// Package web holds the web app's pages: html/template files and the
-// stylesheet, embedded in the binary, and what renders them. The handlers
-// that fill them live in package server, beside the API's, so that a form
-// is checked by the same rules and worded with the same messages.
+// Package web is the web app: its pages' handlers, route table and
+// middleware (the session cookie, CSRF), and the html/template files and
+// stylesheet they render, embedded in the binary. It never imports the
+// server: what it needs from it arrives in Options. A form is read by
+// input's readers, so it is checked by the API's rules and worded with
+// its messages.
 package web
 
 import (

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -33,7 +32,7 @@ type personRow struct {
 
 // handleWebPeople lists the account's people, or those a search finds:
 // the API's search, so any part of a name, nickname or email.
-func (a *webApp) handleWebPeople(c echo.Context) error {
+func (a *App) handleWebPeople(c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
 	q := c.QueryParam("q")
 	page, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
@@ -41,7 +40,7 @@ func (a *webApp) handleWebPeople(c echo.Context) error {
 	p := input.NewParams(map[string]any{"q": q})
 	text := p.Text("q", store.MaxSearchLength)
 	if err := p.Err(); err != nil {
-		return a.render(c, http.StatusUnprocessableEntity, "people", web.Page{Title: "People", Nav: "people",
+		return a.render(c, http.StatusUnprocessableEntity, "people", Page{Title: "People", Nav: "people",
 			Data: peopleView{Q: q}, Flash: err.Error()})
 	}
 	var persons []store.Person
@@ -79,7 +78,7 @@ func (a *webApp) handleWebPeople(c echo.Context) error {
 		first := offset + 1
 		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(persons))-1, 10) + " of " + strconv.FormatInt(total, 10)
 	}
-	return a.render(c, http.StatusOK, "people", web.Page{Title: "People", Nav: "people", Data: v})
+	return a.render(c, http.StatusOK, "people", Page{Title: "People", Nav: "people", Data: v})
 }
 
 func deref(s *string) string {
@@ -90,12 +89,12 @@ func deref(s *string) string {
 }
 
 // personFields are the person form's fields; genders fill its select.
-func personFields(genders []store.Gender) []web.Field {
-	gs := []web.Option{{Value: "", Label: "—"}}
+func personFields(genders []store.Gender) []Field {
+	gs := []Option{{Value: "", Label: "—"}}
 	for _, g := range genders {
-		gs = append(gs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Name})
+		gs = append(gs, Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Name})
 	}
-	return []web.Field{
+	return []Field{
 		{Name: "first_name", Label: "First name", Type: "text", Required: true, Auto: "off"},
 		{Name: "middle_name", Label: "Middle name", Type: "text", Auto: "off"},
 		{Name: "last_name", Label: "Last name", Type: "text", Auto: "off"},
@@ -112,10 +111,10 @@ func personFields(genders []store.Gender) []web.Field {
 
 // labelled makes options of API values, shown in words: "no_kids" is
 // "No kids".
-func labelled(values []string) []web.Option {
-	out := make([]web.Option, len(values))
+func labelled(values []string) []Option {
+	out := make([]Option, len(values))
 	for i, v := range values {
-		out[i] = web.Option{Value: v, Label: words(v)}
+		out[i] = Option{Value: v, Label: words(v)}
 	}
 	return out
 }
@@ -143,31 +142,31 @@ func personValues(p store.Person) url.Values {
 }
 
 type personFormView struct {
-	Form   web.Form
+	Form   Form
 	Person *store.Person
 }
 
 // personFormPage draws the new-person or edit-person form.
-func (a *webApp) personFormPage(c echo.Context, status int, per *store.Person, values url.Values, errs map[string][]string) error {
+func (a *App) personFormPage(c echo.Context, status int, per *store.Person, values url.Values, errs map[string][]string) error {
 	genders, err := a.store.Genders(c.Request().Context(), input.Account(c))
 	if err != nil {
 		return err
 	}
-	f := web.Form{ID: "person", Action: "/people", Submit: "Add person", CSRF: csrf(c), Fields: personFields(genders)}
+	f := Form{ID: "person", Action: "/people", Submit: "Add person", CSRF: csrf(c), Fields: personFields(genders)}
 	title := "Add a person"
 	if per != nil {
 		f.Action, f.Submit = "/people/"+itoa64(per.ID), "Save"
 		title = "Edit " + store.FullName(per.FirstName, per.LastName)
 	}
-	return a.render(c, status, "person_form", web.Page{Title: title, Nav: "people",
+	return a.render(c, status, "person_form", Page{Title: title, Nav: "people",
 		Data: personFormView{Form: f.Fill(values, errs), Person: per}})
 }
 
-func (a *webApp) handleWebPersonNew(c echo.Context) error {
+func (a *App) handleWebPersonNew(c echo.Context) error {
 	return a.personFormPage(c, http.StatusOK, nil, nil, nil)
 }
 
-func (a *webApp) handleWebPersonCreate(c echo.Context) error {
+func (a *App) handleWebPersonCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	in := input.Person(p)
 	err := p.Err()
@@ -187,7 +186,7 @@ func (a *webApp) handleWebPersonCreate(c echo.Context) error {
 
 // webPerson is the person the path names, or the 404 of another
 // account's or a missing one.
-func (a *webApp) webPerson(c echo.Context) (store.Person, error) {
+func (a *App) webPerson(c echo.Context) (store.Person, error) {
 	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
 	if err != nil {
 		return store.Person{}, err
@@ -195,7 +194,7 @@ func (a *webApp) webPerson(c echo.Context) (store.Person, error) {
 	return a.store.Person(c.Request().Context(), input.Account(c), id)
 }
 
-func (a *webApp) handleWebPersonEdit(c echo.Context) error {
+func (a *App) handleWebPersonEdit(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -206,7 +205,7 @@ func (a *webApp) handleWebPersonEdit(c echo.Context) error {
 // handleWebPersonUpdate replaces the person's fields, as the API's PUT
 // does; whether they are listed and protected, which the form does not
 // show, stay as they were.
-func (a *webApp) handleWebPersonUpdate(c echo.Context) error {
+func (a *App) handleWebPersonUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
 	per, err := a.webPerson(c)
 	if err != nil {
@@ -229,7 +228,7 @@ func (a *webApp) handleWebPersonUpdate(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID), "Saved.")
 }
 
-func (a *webApp) handleWebPersonDelete(c echo.Context) error {
+func (a *App) handleWebPersonDelete(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err

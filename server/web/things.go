@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/http"
@@ -7,23 +7,22 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
 // webThing reads the person and the kind the path names; an unknown kind
 // is a 404 as any unknown path.
-func (a *webApp) webThing(c echo.Context) (store.Person, webKind, error) {
+func (a *App) webThing(c echo.Context) (store.Person, Child, error) {
 	k, ok := webKindOf(c.Param("kind"))
 	if !ok {
-		return store.Person{}, webKind{}, echo.ErrNotFound
+		return store.Person{}, Child{}, echo.ErrNotFound
 	}
 	per, err := a.webPerson(c)
 	return per, k, err
 }
 
 // webThingItem is webThing with the id of the thing the path names.
-func (a *webApp) webThingItem(c echo.Context) (store.Person, webKind, int64, error) {
+func (a *App) webThingItem(c echo.Context) (store.Person, Child, int64, error) {
 	per, k, err := a.webThing(c)
 	if err != nil {
 		return per, k, 0, err
@@ -34,7 +33,7 @@ func (a *webApp) webThingItem(c echo.Context) (store.Person, webKind, int64, err
 
 // handleWebThingCreate adds one of the person's things from the form
 // in its section; errors draw the person page again with that form open.
-func (a *webApp) handleWebThingCreate(c echo.Context) error {
+func (a *App) handleWebThingCreate(c echo.Context) error {
 	per, k, err := a.webThing(c)
 	if err != nil {
 		return err
@@ -52,24 +51,24 @@ func (a *webApp) handleWebThingCreate(c echo.Context) error {
 type thingFormView struct {
 	Person store.Person
 	Name   string
-	Form   web.Form
+	Form   Form
 	Back   string
 }
 
 // thingForm draws the edit form of one of the person's things.
-func (a *webApp) thingForm(c echo.Context, status int, per store.Person, k webKind, id int64, values url.Values, errs map[string][]string) error {
+func (a *App) thingForm(c echo.Context, status int, per store.Person, k Child, id int64, values url.Values, errs map[string][]string) error {
 	fields, err := k.fields(a, c)
 	if err != nil {
 		return err
 	}
 	base := "/people/" + itoa64(per.ID)
-	f := web.Form{ID: k.Slug, Action: base + "/" + k.Slug + "/" + itoa64(id), Submit: "Save", CSRF: csrf(c), Fields: fields}
+	f := Form{ID: k.Slug, Action: base + "/" + k.Slug + "/" + itoa64(id), Submit: "Save", CSRF: csrf(c), Fields: fields}
 	name := store.FullName(per.FirstName, per.LastName)
-	return a.render(c, status, "thing_form", web.Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
+	return a.render(c, status, "thing_form", Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
 		Data: thingFormView{Person: per, Name: name, Form: f.Fill(values, errs), Back: base + "#" + k.Slug}})
 }
 
-func (a *webApp) handleWebThingEdit(c echo.Context) error {
+func (a *App) handleWebThingEdit(c echo.Context) error {
 	per, k, id, err := a.webThingItem(c)
 	if err != nil {
 		return err
@@ -81,7 +80,7 @@ func (a *webApp) handleWebThingEdit(c echo.Context) error {
 	return a.thingForm(c, http.StatusOK, per, k, id, values, nil)
 }
 
-func (a *webApp) handleWebThingUpdate(c echo.Context) error {
+func (a *App) handleWebThingUpdate(c echo.Context) error {
 	per, k, id, err := a.webThingItem(c)
 	if err != nil {
 		return err
@@ -96,7 +95,7 @@ func (a *webApp) handleWebThingUpdate(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, "Saved.")
 }
 
-func (a *webApp) handleWebThingDelete(c echo.Context) error {
+func (a *App) handleWebThingDelete(c echo.Context) error {
 	per, k, id, err := a.webThingItem(c)
 	if err != nil {
 		return err
@@ -109,7 +108,7 @@ func (a *webApp) handleWebThingDelete(c echo.Context) error {
 
 // handleWebTaskToggle ticks a task, or unticks it, from the person page
 // (back there) or the dashboard (back home).
-func (a *webApp) handleWebTaskToggle(c echo.Context) error {
+func (a *App) handleWebTaskToggle(c echo.Context) error {
 	param := "task"
 	if c.Param("person") != "" {
 		if c.Param("kind") != "tasks" {

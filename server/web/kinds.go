@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -17,17 +16,17 @@ import (
 // notes, …) as the person page lists, adds, edits and deletes it. Each is
 // made from the API's child resource by kindOf, so the page checks a form
 // with the API's rules and words its errors with the API's messages.
-type webKind struct {
+type Child struct {
 	Slug  string // the path segment, as the API's: contact-details
 	Title string // the section's heading
 	Noun  string // one of them, for buttons: "contact detail"
 	// fields are the form's; c is for what depends on the account.
-	fields func(a *webApp, c echo.Context) ([]web.Field, error)
-	list   func(a *webApp, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
-	values func(a *webApp, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
+	fields func(a *App, c echo.Context) ([]Field, error)
+	list   func(a *App, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
+	values func(a *App, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
 	// save creates (id 0) or replaces one from the form; a missing row is
 	// its not-found error, before any error of the form.
-	save   func(a *webApp, c echo.Context, acct, person, id int64, p *input.Params) error
+	save   func(a *App, c echo.Context, acct, person, id int64, p *input.Params) error
 	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
 }
 
@@ -45,13 +44,13 @@ type kindItem struct {
 // kindOf makes a webKind of the API's child resource r: list reads the
 // person's, show draws one, values fills the edit form with one.
 func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
-	fields func(a *webApp, c echo.Context) ([]web.Field, error),
+	fields func(a *App, c echo.Context) ([]Field, error),
 	list func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error),
 	show func(v *T, d dates) kindItem,
 	values func(v *T, d dates) url.Values,
-) webKind {
-	return webKind{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.Remove,
-		list: func(a *webApp, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
+) Child {
+	return Child{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.Remove,
+		list: func(a *App, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
 			vs, err := list(a.store, ctx, acct, person)
 			if err != nil {
 				return nil, err
@@ -62,14 +61,14 @@ func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
 			}
 			return out, nil
 		},
-		values: func(a *webApp, ctx context.Context, d dates, acct, person, id int64) (url.Values, error) {
+		values: func(a *App, ctx context.Context, d dates, acct, person, id int64) (url.Values, error) {
 			v, err := r.Get(a.store, ctx, acct, person, id)
 			if err != nil {
 				return nil, err
 			}
 			return values(&v, d), nil
 		},
-		save: func(a *webApp, c echo.Context, acct, person, id int64, p *input.Params) error {
+		save: func(a *App, c echo.Context, acct, person, id int64, p *input.Params) error {
 			ctx := c.Request().Context()
 			in := r.Read(p, a.today(c))
 			if id == 0 {
@@ -90,23 +89,23 @@ func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
 }
 
 // fixed is fields that depend on nothing.
-func fixed(fs ...web.Field) func(*webApp, echo.Context) ([]web.Field, error) {
-	return func(*webApp, echo.Context) ([]web.Field, error) { return fs, nil }
+func fixed(fs ...Field) func(*App, echo.Context) ([]Field, error) {
+	return func(*App, echo.Context) ([]Field, error) { return fs, nil }
 }
 
 // webKinds are the kinds the person page shows, in its order.
-var webKinds = []webKind{
+var Children = []Child{
 	kindOf(input.ContactDetails, "contact-details", "Contact details", "contact detail",
 		fixed(
-			web.Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds)},
-			web.Field{Name: "value", Label: "Value", Type: "text", Hint: "The address, number, URL or handle. Not for a postal address."},
-			web.Field{Name: "label", Label: "Label", Type: "text", Hint: "home, work, mobile, …"},
-			web.Field{Name: "network", Label: "Network", Type: "text", Hint: "For a social profile: mastodon, github, …"},
-			web.Field{Name: "street", Label: "Street", Type: "textarea"},
-			web.Field{Name: "city", Label: "City", Type: "text"},
-			web.Field{Name: "postal_code", Label: "Postal code", Type: "text"},
-			web.Field{Name: "region", Label: "Region", Type: "text"},
-			web.Field{Name: "country", Label: "Country", Type: "text", Hint: "A country code or name: FR, Germany"},
+			Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds)},
+			Field{Name: "value", Label: "Value", Type: "text", Hint: "The address, number, URL or handle. Not for a postal address."},
+			Field{Name: "label", Label: "Label", Type: "text", Hint: "home, work, mobile, …"},
+			Field{Name: "network", Label: "Network", Type: "text", Hint: "For a social profile: mastodon, github, …"},
+			Field{Name: "street", Label: "Street", Type: "textarea"},
+			Field{Name: "city", Label: "City", Type: "text"},
+			Field{Name: "postal_code", Label: "Postal code", Type: "text"},
+			Field{Name: "region", Label: "Region", Type: "text"},
+			Field{Name: "country", Label: "Country", Type: "text", Hint: "A country code or name: FR, Germany"},
 		),
 		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.ContactDetail, error) {
 			return st.ContactDetails(ctx, acct, person, "")
@@ -124,9 +123,9 @@ var webKinds = []webKind{
 		}),
 	kindOf(input.ImportantDates, "important-dates", "Important dates", "important date",
 		fixed(
-			web.Field{Name: "label", Label: "Label", Type: "text", Required: true, Hint: "Wedding, name day, …"},
-			web.Field{Name: "date", Label: "Date", Type: "text", Required: true, Hint: "YYYY-MM-DD, or --MM-DD when the year is unknown"},
-			web.Field{Name: "remind_yearly", Label: "Remind me every year", Type: "checkbox"},
+			Field{Name: "label", Label: "Label", Type: "text", Required: true, Hint: "Wedding, name day, …"},
+			Field{Name: "date", Label: "Date", Type: "text", Required: true, Hint: "YYYY-MM-DD, or --MM-DD when the year is unknown"},
+			Field{Name: "remind_yearly", Label: "Remind me every year", Type: "checkbox"},
 		),
 		(*store.Store).ImportantDates,
 		func(v *store.ImportantDate, d dates) kindItem {
@@ -147,16 +146,16 @@ var webKinds = []webKind{
 			return url.Values{"label": {v.Label}, "date": {date}, "remind_yearly": {strconv.FormatBool(v.RemindYearly)}}
 		}),
 	kindOf(input.Tasks, "tasks", "Tasks", "task",
-		func(a *webApp, c echo.Context) ([]web.Field, error) {
+		func(a *App, c echo.Context) ([]Field, error) {
 			cats, err := a.store.TaskCategories(c.Request().Context(), input.Account(c))
 			if err != nil {
 				return nil, err
 			}
-			opts := []web.Option{{Value: "", Label: "—"}}
+			opts := []Option{{Value: "", Label: "—"}}
 			for _, ct := range cats {
-				opts = append(opts, web.Option{Value: itoa64(ct.ID), Label: ct.Name})
+				opts = append(opts, Option{Value: itoa64(ct.ID), Label: ct.Name})
 			}
-			return []web.Field{
+			return []Field{
 				{Name: "name", Label: "Task", Type: "text", Required: true, Hint: "Call about the new job, …"},
 				{Name: "due_at", Label: "Due on", Type: "date"},
 				{Name: "task_category_id", Label: "Category", Type: "select", Options: opts},
@@ -189,7 +188,7 @@ var webKinds = []webKind{
 			return out
 		}),
 	kindOf(input.Notes, "notes", "Notes", "note",
-		fixed(web.Field{Name: "content", Label: "Note", Type: "textarea", Required: true}),
+		fixed(Field{Name: "content", Label: "Note", Type: "textarea", Required: true}),
 		firstPage((*store.Store).Notes),
 		func(v *store.Note, d dates) kindItem {
 			return kindItem{ID: v.ID, Long: v.Content, Detail: d.moment(v.CreatedAt)}
@@ -197,9 +196,9 @@ var webKinds = []webKind{
 		func(v *store.Note, _ dates) url.Values { return url.Values{"content": {v.Content}} }),
 	kindOf(input.Interactions, "interactions", "Interactions", "interaction",
 		fixed(
-			web.Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.InteractionKinds)},
-			web.Field{Name: "happened_on", Label: "On", Type: "date", Required: true},
-			web.Field{Name: "note", Label: "Note", Type: "textarea"},
+			Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.InteractionKinds)},
+			Field{Name: "happened_on", Label: "On", Type: "date", Required: true},
+			Field{Name: "note", Label: "Note", Type: "textarea"},
 		),
 		firstPage((*store.Store).Interactions),
 		func(v *store.Interaction, d dates) kindItem {
@@ -214,11 +213,11 @@ var webKinds = []webKind{
 		}),
 	kindOf(input.Gifts, "gifts", "Gifts", "gift",
 		fixed(
-			web.Field{Name: "name", Label: "Gift", Type: "text", Required: true},
-			web.Field{Name: "status", Label: "Status", Type: "select", Options: labelled(store.GiftStatuses)},
-			web.Field{Name: "occasion", Label: "Occasion", Type: "text"},
-			web.Field{Name: "url", Label: "Link", Type: "url"},
-			web.Field{Name: "date", Label: "Date", Type: "date"},
+			Field{Name: "name", Label: "Gift", Type: "text", Required: true},
+			Field{Name: "status", Label: "Status", Type: "select", Options: labelled(store.GiftStatuses)},
+			Field{Name: "occasion", Label: "Occasion", Type: "text"},
+			Field{Name: "url", Label: "Link", Type: "url"},
+			Field{Name: "date", Label: "Date", Type: "date"},
 		),
 		(*store.Store).Gifts,
 		func(v *store.Gift, d dates) kindItem {
@@ -237,10 +236,10 @@ var webKinds = []webKind{
 		}),
 	kindOf(input.LifeEvents, "life-events", "Life events", "life event",
 		fixed(
-			web.Field{Name: "description", Label: "What happened", Type: "text", Required: true},
-			web.Field{Name: "happened_at", Label: "When", Type: "date", Required: true},
-			web.Field{Name: "comment", Label: "Comment", Type: "text"},
-			web.Field{Name: "should_be_reminded", Label: "Remind me every year", Type: "checkbox"},
+			Field{Name: "description", Label: "What happened", Type: "text", Required: true},
+			Field{Name: "happened_at", Label: "When", Type: "date", Required: true},
+			Field{Name: "comment", Label: "Comment", Type: "text"},
+			Field{Name: "should_be_reminded", Label: "Remind me every year", Type: "checkbox"},
 		),
 		(*store.Store).LifeEvents,
 		func(v *store.LifeEvent, d dates) kindItem {
@@ -258,11 +257,11 @@ var webKinds = []webKind{
 		}),
 	kindOf(input.WorkEntries, "work-history", "Work history", "job",
 		fixed(
-			web.Field{Name: "job_title", Label: "Job title", Type: "text", Required: true},
-			web.Field{Name: "company_name", Label: "Company", Type: "text"},
-			web.Field{Name: "duration", Label: "Duration", Type: "text", Hint: "2019–2023, three years, …"},
-			web.Field{Name: "estimated_salary", Label: "Estimated salary", Type: "text"},
-			web.Field{Name: "active", Label: "Their current job", Type: "checkbox"},
+			Field{Name: "job_title", Label: "Job title", Type: "text", Required: true},
+			Field{Name: "company_name", Label: "Company", Type: "text"},
+			Field{Name: "duration", Label: "Duration", Type: "text", Hint: "2019–2023, three years, …"},
+			Field{Name: "estimated_salary", Label: "Estimated salary", Type: "text"},
+			Field{Name: "active", Label: "Their current job", Type: "checkbox"},
 		),
 		firstPage((*store.Store).WorkHistory),
 		func(v *store.WorkEntry, _ dates) kindItem {
@@ -298,13 +297,13 @@ func firstPage[T any](list func(*store.Store, context.Context, int64, int64, int
 }
 
 // webKindOf finds a kind by its path segment.
-func webKindOf(slug string) (webKind, bool) {
-	for _, k := range webKinds {
+func webKindOf(slug string) (Child, bool) {
+	for _, k := range Children {
 		if k.Slug == slug {
 			return k, true
 		}
 	}
-	return webKind{}, false
+	return Child{}, false
 }
 
 func ptr(s string) *string { return &s }

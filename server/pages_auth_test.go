@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kith/server/web"
 	"kith/store"
 )
 
@@ -67,7 +68,7 @@ func TestWebLoginPage(t *testing.T) {
 	pg.has(t, `<label for="login-email">Email`, `<label for="login-password">Password`, `type="email"`, `type="password"`,
 		`autocomplete="current-password"`, `<button type="submit">Log in</button>`, `name="csrf"`)
 	pg.lacks(t, "Log out")
-	ck := cookieOf(pg, loginCookie)
+	ck := cookieOf(pg, web.LoginCookie)
 	if ck == nil || !ck.HttpOnly || ck.Path != "/login" {
 		t.Errorf("login cookie %+v", ck)
 	}
@@ -79,7 +80,7 @@ func TestWebLoginSetsASessionCookie(t *testing.T) {
 	b := e.browser(t)
 	pg := loginWith(b, "Ada@Example.com", "correct horse")
 	pg.redirects(t, "/")
-	ck := cookieOf(pg, sessionCookie)
+	ck := cookieOf(pg, web.SessionCookie)
 	if ck == nil {
 		t.Fatalf("no session cookie: %v", pg.header)
 	}
@@ -89,7 +90,7 @@ func TestWebLoginSetsASessionCookie(t *testing.T) {
 	if ck.MaxAge != store.WebSessionLife {
 		t.Errorf("max age %d, want %d", ck.MaxAge, store.WebSessionLife)
 	}
-	if gone := cookieOf(pg, loginCookie); gone == nil || gone.MaxAge >= 0 {
+	if gone := cookieOf(pg, web.LoginCookie); gone == nil || gone.MaxAge >= 0 {
 		t.Errorf("the login cookie is not cleared: %+v", gone)
 	}
 	_, secret, ok := strings.Cut(ck.Value, "|")
@@ -119,7 +120,7 @@ func TestWebLoginCookieSecureOverHTTPS(t *testing.T) {
 		r := httptest.NewRequest(http.MethodGet, "/login", nil)
 		prepare(r)
 		pg := b.send(r)
-		if ck := cookieOf(pg, loginCookie); ck == nil || !ck.Secure {
+		if ck := cookieOf(pg, web.LoginCookie); ck == nil || !ck.Secure {
 			t.Errorf("login cookie %+v is not Secure", ck)
 		}
 		form := url.Values{"email": {"ada@example.com"}, "password": {"correct horse"}, "csrf": {b.csrf}}
@@ -128,7 +129,7 @@ func TestWebLoginCookieSecureOverHTTPS(t *testing.T) {
 		prepare(r)
 		pg = b.send(r)
 		pg.redirects(t, "/")
-		if ck := cookieOf(pg, sessionCookie); ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
+		if ck := cookieOf(pg, web.SessionCookie); ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
 			t.Errorf("session cookie %+v over HTTPS", ck)
 		}
 	}
@@ -148,7 +149,7 @@ func TestWebLoginCookieSecureOverHTTPS(t *testing.T) {
 		b := e.browser(t)
 		r := httptest.NewRequest(http.MethodGet, "/login", nil)
 		r.Header.Set("X-Forwarded-Proto", "https")
-		if ck := cookieOf(b.send(r), loginCookie); ck == nil || ck.Secure {
+		if ck := cookieOf(b.send(r), web.LoginCookie); ck == nil || ck.Secure {
 			t.Errorf("a client's own X-Forwarded-Proto made the cookie %+v", ck)
 		}
 	})
@@ -168,7 +169,7 @@ func TestWebLoginWrongPassword(t *testing.T) {
 			pg.status(t, http.StatusUnauthorized)
 			pg.has(t, "That email and password do not match an account.", `<label for="login-email">Email`, `value="`+email+`"`)
 			pg.lacks(t, pw)
-			if cookieOf(pg, sessionCookie) != nil {
+			if cookieOf(pg, web.SessionCookie) != nil {
 				t.Error("a session cookie after a refused sign-in")
 			}
 			if n := e.count(`SELECT count(*) FROM web_sessions`); n != 0 {
@@ -185,11 +186,11 @@ func TestWebLoginCSRF(t *testing.T) {
 
 	b := e.browser(t)
 	b.get("/login")
-	delete(b.cookies, loginCookie)
+	delete(b.cookies, web.LoginCookie)
 	pg := b.post("/login", form())
 	pg.status(t, http.StatusForbidden)
 	pg.has(t, "This form has expired.")
-	if cookieOf(pg, sessionCookie) != nil {
+	if cookieOf(pg, web.SessionCookie) != nil {
 		t.Error("a session without the login cookie")
 	}
 
@@ -230,7 +231,7 @@ func TestWebLoginThrottle(t *testing.T) {
 	if pg.header.Get("Retry-After") == "" {
 		t.Error("no Retry-After")
 	}
-	if cookieOf(pg, sessionCookie) != nil {
+	if cookieOf(pg, web.SessionCookie) != nil {
 		t.Error("a session despite the throttle")
 	}
 	// The API's login counts the same failures.
@@ -267,7 +268,7 @@ func TestWebLogout(t *testing.T) {
 	e := newEnv(t)
 	e.user("ada@example.com")
 	b := e.signIn(t, "ada@example.com")
-	old := *b.cookies[sessionCookie]
+	old := *b.cookies[web.SessionCookie]
 	if n := e.count(`SELECT count(*) FROM web_sessions`); n != 1 {
 		t.Fatalf("%d sessions", n)
 	}
@@ -283,7 +284,7 @@ func TestWebLogout(t *testing.T) {
 
 	pg = b.post("/logout", nil)
 	pg.redirects(t, "/login")
-	if ck := cookieOf(pg, sessionCookie); ck == nil || ck.MaxAge >= 0 {
+	if ck := cookieOf(pg, web.SessionCookie); ck == nil || ck.MaxAge >= 0 {
 		t.Errorf("the session cookie is not cleared: %+v", ck)
 	}
 	if n := e.count(`SELECT count(*) FROM web_sessions`); n != 0 {
@@ -293,7 +294,7 @@ func TestWebLogout(t *testing.T) {
 
 	// The old cookie, replayed, signs nobody in.
 	replay := e.browser(t)
-	replay.cookies[sessionCookie] = &old
+	replay.cookies[web.SessionCookie] = &old
 	replay.get("/").redirects(t, "/login")
 	replay.get("/people").redirects(t, "/login")
 }
@@ -424,7 +425,7 @@ func TestWebCookieAndKeyStayApart(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
 	b := e.signIn(t, "ada@example.com")
-	ck := b.cookies[sessionCookie]
+	ck := b.cookies[web.SessionCookie]
 
 	for _, path := range []string{"/api/me", "/api/persons"} {
 		r := httptest.NewRequest(http.MethodGet, path, nil)

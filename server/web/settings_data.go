@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -10,7 +10,6 @@ import (
 
 	"kith/server/input"
 	"kith/server/transfer"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -43,7 +42,7 @@ func importFile(c echo.Context) ([]byte, error) {
 // importFailed draws the settings page again with an import's problems:
 // the file's beside the field, the document's (persons.3.gifts.0.name)
 // above the form, in the order the document has them.
-func (a *webApp) importFailed(c echo.Context, status int, form string, err error) error {
+func (a *App) importFailed(c echo.Context, status int, form string, err error) error {
 	st := settingsState{failed: failed{form: form, errs: input.FieldErrors(err)}}
 	if ve, ok := err.(*input.ValidationError); ok {
 		for _, field := range ve.Fields() {
@@ -60,7 +59,7 @@ func (a *webApp) importFailed(c echo.Context, status int, form string, err error
 
 // handleWebImport restores a Kith export, sent as a file, as POST
 // /api/import does.
-func (a *webApp) handleWebImport(c echo.Context) error {
+func (a *App) handleWebImport(c echo.Context) error {
 	sess, _ := input.Session(c)
 	doc, err := importFile(c)
 	if input.FieldErrors(err) != nil {
@@ -95,13 +94,13 @@ func (a *webApp) handleWebImport(c echo.Context) error {
 	} {
 		v.Counts = append(v.Counts, fact{k.label, strconv.Itoa(k.n)})
 	}
-	return a.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
+	return a.render(c, http.StatusOK, "settings_import", Page{Title: v.Title, Nav: "settings", Data: v})
 }
 
 // handleWebVCardImport creates or updates a person for each card of a
 // vCard file, as POST /api/import/vcard does, and lists the cards it
 // skipped.
-func (a *webApp) handleWebVCardImport(c echo.Context) error {
+func (a *App) handleWebVCardImport(c echo.Context) error {
 	body, err := transfer.VCardFile(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
@@ -118,5 +117,5 @@ func (a *webApp) handleWebVCardImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, "settings_import", web.Page{Title: v.Title, Nav: "settings", Data: v})
+	return a.render(c, http.StatusOK, "settings_import", Page{Title: v.Title, Nav: "settings", Data: v})
 }

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"context"
@@ -13,15 +13,14 @@ import (
 
 	"kith/server/input"
 	"kith/server/remind"
-	"kith/server/web"
 	"kith/store"
 )
 
-// webOptions are what the pages need from the rest of Kith: the store,
+// Options are what the pages need from the rest of Kith: the store,
 // and what the server does alike for every surface (signing in under its
 // throttles, mailing a link, testing a channel), as functions, so that the
 // pages never import the server.
-type webOptions struct {
+type Options struct {
 	Store *store.Store
 	Log   zerolog.Logger
 	// BaseURL is the configured address links start with, if any: a
@@ -57,24 +56,24 @@ type webOptions struct {
 	Export, VCardExport echo.HandlerFunc
 }
 
-// webApp is the web app: the pages' handlers, their routes and their
+// App is the web app: the pages' handlers, their routes and their
 // middleware.
-type webApp struct {
-	o     webOptions
+type App struct {
+	o     Options
 	store *store.Store
 	log   zerolog.Logger
 }
 
-func newWebApp(o webOptions) *webApp {
-	return &webApp{o: o, store: o.Store, log: o.Log}
+func New(o Options) *App {
+	return &App{o: o, store: o.Store, log: o.Log}
 }
 
 // base is the scheme and host that links start with.
-func (a *webApp) base(c echo.Context) string { return a.o.Base(c) }
+func (a *App) base(c echo.Context) string { return a.o.Base(c) }
 
 // secure reports whether the browser reached us over HTTPS, whose cookies
 // must never travel over plain HTTP.
-func (a *webApp) secure(c echo.Context) bool {
+func (a *App) secure(c echo.Context) bool {
 	if c.Request().TLS != nil || strings.HasPrefix(a.o.BaseURL, "https://") {
 		return true
 	}
@@ -82,12 +81,12 @@ func (a *webApp) secure(c echo.Context) bool {
 }
 
 // userDay is the caller's date and time zone.
-func (a *webApp) userDay(c echo.Context) (time.Time, *time.Location) {
+func (a *App) userDay(c echo.Context) (time.Time, *time.Location) {
 	return input.Today(c, a.store.Now())
 }
 
 // today is the caller's date, without its zone.
-func (a *webApp) today(c echo.Context) time.Time {
+func (a *App) today(c echo.Context) time.Time {
 	t, _ := a.userDay(c)
 	return t
 }
@@ -97,9 +96,9 @@ func (a *webApp) today(c echo.Context) time.Time {
 // page faults before the first answer, which a server used through its API
 // alone never needs. They are embedded, so a failure is a bug that every
 // web test shows (and TestPagesParse by name).
-var parsedPages = sync.OnceValues(web.Parse)
+var parsedPages = sync.OnceValues(Parse)
 
-// setRetryAfter says how long a refused client should wait.
-func setRetryAfter(c echo.Context, d time.Duration) {
+// askToWait says how long a refused client should wait.
+func askToWait(c echo.Context, d time.Duration) {
 	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(d/time.Second)))
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"kith/server/web"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -25,7 +26,7 @@ func TestWebIsolation(t *testing.T) {
 			"/api/administration/task-categories", "/api/administration/genders"} {
 			b.WriteString(e.do(req{method: "GET", path: p, key: ada}).body)
 		}
-		for _, k := range webKinds { // in order: a map's would differ each time
+		for _, k := range web.Children { // in order: a map's would differ each time
 			kind := k.Slug
 			b.WriteString(e.do(req{method: "GET", path: "/api/persons/" + person + "/" + kind, key: ada}).body)
 		}

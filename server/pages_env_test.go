@@ -1,6 +1,7 @@
 package server
 
 import (
+	"kith/server/web"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -143,8 +144,8 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		"life-events":     e.lifeEvent(key, person, "description=Moved&happened_at=2020-01-01"),
 		"work-history":    e.workEntry(key, person, "job_title=Admiral&active=0"),
 	}
-	if len(items) != len(webKinds) {
-		t.Fatalf("%d kinds made, %d served", len(items), len(webKinds))
+	if len(items) != len(web.Children) {
+		t.Fatalf("%d kinds made, %d served", len(items), len(web.Children))
 	}
 	return webRows{person: person, items: items, ids: map[string]string{
 		":person":   person,
@@ -164,7 +165,7 @@ func (w webRows) paths(route string) []string {
 	paths := []string{route}
 	if strings.Contains(route, ":kind") {
 		paths = nil
-		for _, k := range webKinds { // in order, so that runs compare
+		for _, k := range web.Children { // in order, so that runs compare
 			paths = append(paths, strings.NewReplacer(":kind", k.Slug, ":item", w.items[k.Slug]).Replace(route))
 		}
 	}

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/http"
@@ -8,7 +8,6 @@ import (
 
 	"kith/server/input"
 	"kith/server/remind"
-	"kith/server/web"
 )
 
 // dashboardDays is how far ahead the dashboard looks.
@@ -43,7 +42,7 @@ type dashboardCall struct {
 
 // handleWebDashboard is the home page: what is coming up, what is to do,
 // who is due for a call; what the digests send, for the next two weeks.
-func (a *webApp) handleWebDashboard(c echo.Context) error {
+func (a *App) handleWebDashboard(c echo.Context) error {
 	d := a.datesOf(c)
 	src, err := a.o.Upcoming(c.Request().Context(), input.Account(c), d.today, dashboardDays, d.loc)
 	if err != nil {
@@ -67,7 +66,7 @@ func (a *webApp) handleWebDashboard(c echo.Context) error {
 			v.Coming = append(v.Coming, dashboardDay{Date: d.day(date), When: d.relative(date), Items: coming})
 		}
 	}
-	return a.render(c, http.StatusOK, "dashboard", web.Page{Title: "Dashboard", Nav: "dashboard", Data: v})
+	return a.render(c, http.StatusOK, "dashboard", Page{Title: "Dashboard", Nav: "dashboard", Data: v})
 }
 
 func dashTask(d dates, it remind.Item, date time.Time) dashboardTask {

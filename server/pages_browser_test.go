@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -224,7 +225,7 @@ func TestWebBrowser(t *testing.T) {
 		for name, path := range map[string]string{"dashboard": "/", "person": grace} {
 			b.open(path)
 			b.fits(w)
-			b.screenshot(filepath.Join(shots, name+"-"+itoa64(w)+".png"))
+			b.screenshot(filepath.Join(shots, name+"-"+strconv.FormatInt(w, 10)+".png"))
 		}
 	}
 	b.do(chromedp.EmulateViewport(1280, 900))

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/http"
@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -27,7 +26,7 @@ var channelKindLabels = map[string]string{
 	"email": "Email (your address)", "ntfy": "ntfy", "gotify": "Gotify", "webhook": "Webhook",
 }
 
-func (a *webApp) channelRows(c echo.Context, d dates, st settingsState) ([]channelRow, error) {
+func (a *App) channelRows(c echo.Context, d dates, st settingsState) ([]channelRow, error) {
 	sess, _ := input.Session(c)
 	chans, err := a.store.Channels(c.Request().Context(), sess.UserID)
 	if err != nil {
@@ -54,12 +53,12 @@ func (a *webApp) channelRows(c echo.Context, d dates, st settingsState) ([]chann
 	return rows, nil
 }
 
-func channelForm(csrf string) web.Form {
-	kinds := make([]web.Option, len(input.ChannelKinds))
+func channelForm(csrf string) Form {
+	kinds := make([]Option, len(input.ChannelKinds))
 	for i, k := range input.ChannelKinds {
-		kinds[i] = web.Option{Value: k, Label: channelKindLabels[k]}
+		kinds[i] = Option{Value: k, Label: channelKindLabels[k]}
 	}
-	return web.Form{ID: "channel", Action: "/settings/channels", Submit: "Add channel", CSRF: csrf, Fields: []web.Field{
+	return Form{ID: "channel", Action: "/settings/channels", Submit: "Add channel", CSRF: csrf, Fields: []Field{
 		{Name: "kind", Label: "Kind", Type: "select", Options: kinds, Required: true},
 		{Name: "name", Label: "Name", Type: "text", Auto: "off", Hint: "Yours to tell channels apart: “Phone”."},
 		{Name: "url", Label: "URL", Type: "url", Auto: "off",
@@ -72,7 +71,7 @@ func channelForm(csrf string) web.Form {
 
 // handleWebChannelCreate adds a channel; a webhook's signing key that
 // Kith makes is shown this once, on the page that answers.
-func (a *webApp) handleWebChannelCreate(c echo.Context) error {
+func (a *App) handleWebChannelCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	in := input.Channel(p, true)
@@ -98,7 +97,7 @@ func (a *webApp) handleWebChannelCreate(c echo.Context) error {
 
 // webChannel is the channel the path names, or the 404 of another
 // user's or a missing one.
-func (a *webApp) webChannel(c echo.Context) (store.Channel, error) {
+func (a *App) webChannel(c echo.Context) (store.Channel, error) {
 	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "channel", store.ErrChannelNotFound)
 	if err != nil {
@@ -109,7 +108,7 @@ func (a *webApp) webChannel(c echo.Context) (store.Channel, error) {
 
 // handleWebChannelToggle turns a channel's digest on or off, keeping the
 // rest of it, its token included.
-func (a *webApp) handleWebChannelToggle(c echo.Context) error {
+func (a *App) handleWebChannelToggle(c echo.Context) error {
 	sess, _ := input.Session(c)
 	ch, err := a.webChannel(c)
 	if err != nil {
@@ -127,7 +126,7 @@ func (a *webApp) handleWebChannelToggle(c echo.Context) error {
 
 // handleWebChannelTest sends the sample digest, as the API's test does;
 // a failure is shown beside the channel.
-func (a *webApp) handleWebChannelTest(c echo.Context) error {
+func (a *App) handleWebChannelTest(c echo.Context) error {
 	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
@@ -142,7 +141,7 @@ func (a *webApp) handleWebChannelTest(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Test sent: check that it arrived.")
 }
 
-func (a *webApp) handleWebChannelDelete(c echo.Context) error {
+func (a *App) handleWebChannelDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	ch, err := a.webChannel(c)
 	if err != nil {
@@ -157,20 +156,20 @@ func (a *webApp) handleWebChannelDelete(c echo.Context) error {
 // settingsEditView is an edit page of the settings: one form, and the
 // way back to its section.
 type settingsEditView struct {
-	Form web.Form
+	Form Form
 	Back string
 }
 
 // settingsEdit draws the edit page of one of the settings' rows.
-func (a *webApp) settingsEdit(c echo.Context, status int, title, back string, f web.Form) error {
-	return a.render(c, status, "settings_edit", web.Page{Title: title, Nav: "settings",
+func (a *App) settingsEdit(c echo.Context, status int, title, back string, f Form) error {
+	return a.render(c, status, "settings_edit", Page{Title: title, Nav: "settings",
 		Data: settingsEditView{Form: f, Back: back}})
 }
 
 // channelEditForm is the form that edits ch: its name, and but for an
 // email channel its URL and token, the token never drawn.
-func channelEditForm(csrf string, ch store.Channel) web.Form {
-	f := web.Form{ID: "channel-edit", Action: "/settings/channels/" + itoa64(ch.ID), Submit: "Save channel", CSRF: csrf}
+func channelEditForm(csrf string, ch store.Channel) Form {
+	f := Form{ID: "channel-edit", Action: "/settings/channels/" + itoa64(ch.ID), Submit: "Save channel", CSRF: csrf}
 	for _, fd := range channelForm(csrf).Fields {
 		switch fd.Name {
 		case "name":
@@ -191,7 +190,7 @@ func channelEditForm(csrf string, ch store.Channel) web.Form {
 
 // channelEditPage draws ch's edit form filled with values and errs; the
 // token, a password field, is never sent back.
-func (a *webApp) channelEditPage(c echo.Context, status int, ch store.Channel, values url.Values, errs map[string][]string) error {
+func (a *App) channelEditPage(c echo.Context, status int, ch store.Channel, values url.Values, errs map[string][]string) error {
 	f := channelEditForm(csrf(c), ch).Fill(values, errs)
 	title := "Edit channel"
 	if ch.Name != nil && *ch.Name != "" {
@@ -200,7 +199,7 @@ func (a *webApp) channelEditPage(c echo.Context, status int, ch store.Channel, v
 	return a.settingsEdit(c, status, title, "/settings#channels", f)
 }
 
-func (a *webApp) handleWebChannelEdit(c echo.Context) error {
+func (a *App) handleWebChannelEdit(c echo.Context) error {
 	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
@@ -211,7 +210,7 @@ func (a *webApp) handleWebChannelEdit(c echo.Context) error {
 // handleWebChannelUpdate saves a channel's name, URL and token by the
 // API's rules; its kind and its digest's switch stay as they are, and an
 // empty token keeps the one it has.
-func (a *webApp) handleWebChannelUpdate(c echo.Context) error {
+func (a *App) handleWebChannelUpdate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	ch, err := a.webChannel(c)
 	if err != nil {

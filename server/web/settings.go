@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -19,7 +18,7 @@ type settingsView struct {
 	// Open names the form that failed, drawn open with its errors.
 	Open string
 	// The forms, each in its section.
-	Profile, Timezone, Reminders, Key, Channel, Category, Gender, Feed, Import, VCard web.Form
+	Profile, Timezone, Reminders, Key, Channel, Category, Gender, Feed, Import, VCard Form
 	// Name and Email are the user's, as the profile has them.
 	Name, Email string
 	Keys        []keyRow
@@ -57,14 +56,14 @@ type settingsState struct {
 
 // zoneOptions are the time zones the select offers: every name zone
 // takes, in order.
-var zoneOptions = web.Options(strings.Fields(input.ZoneList)...)
+var zoneOptions = Choices(strings.Fields(input.ZoneList)...)
 
-func (a *webApp) handleWebSettings(c echo.Context) error {
+func (a *App) handleWebSettings(c echo.Context) error {
 	return a.settingsPage(c, http.StatusOK, settingsState{})
 }
 
 // settingsPage draws the settings page with st's failed form or secrets.
-func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) error {
+func (a *App) settingsPage(c echo.Context, status int, st settingsState) error {
 	ctx, d := c.Request().Context(), a.datesOf(c)
 	sess, _ := input.Session(c)
 	u, err := a.store.User(ctx, sess.UserID)
@@ -80,7 +79,7 @@ func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) erro
 	if u.BornAt != nil {
 		profile.Set("born_at", d.iso(*u.BornAt))
 	}
-	v.Profile = web.Form{ID: "profile", Action: "/settings/profile", Submit: "Save profile", CSRF: tok, Fields: []web.Field{
+	v.Profile = Form{ID: "profile", Action: "/settings/profile", Submit: "Save profile", CSRF: tok, Fields: []Field{
 		{Name: "first_name", Label: "First name", Type: "text", Required: true, Auto: "given-name"},
 		{Name: "last_name", Label: "Last name", Type: "text", Required: true, Auto: "family-name"},
 		{Name: "nickname", Label: "Nickname", Type: "text", Auto: "nickname"},
@@ -91,9 +90,9 @@ func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) erro
 
 	zones := zoneOptions
 	if _, ok := input.Zone(u.Timezone); !ok {
-		zones = append([]web.Option{{Value: "", Label: "Choose a time zone"}}, zones...)
+		zones = append([]Option{{Value: "", Label: "Choose a time zone"}}, zones...)
 	}
-	v.Timezone = web.Form{ID: "timezone", Action: "/settings/timezone", Submit: "Save time zone", CSRF: tok, Fields: []web.Field{
+	v.Timezone = Form{ID: "timezone", Action: "/settings/timezone", Submit: "Save time zone", CSRF: tok, Fields: []Field{
 		{Name: "timezone", Label: "Time zone", Type: "select", Options: zones, Required: true,
 			Hint: "Dates, reminders and the daily digest follow it."},
 	}}.Fill(formOr(st.failed, "timezone", url.Values{"timezone": {u.Timezone}}))
@@ -106,7 +105,7 @@ func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) erro
 	if rs.SendAt != nil {
 		reminders.Set("send_at", *rs.SendAt)
 	}
-	v.Reminders = web.Form{ID: "reminders", Action: "/settings/reminders", Submit: "Save reminders", CSRF: tok, Fields: []web.Field{
+	v.Reminders = Form{ID: "reminders", Action: "/settings/reminders", Submit: "Save reminders", CSRF: tok, Fields: []Field{
 		{Name: "send_at", Label: "Send the digest at", Type: "time", Hint: "HH:MM in your time zone; empty: the server's hour, " + a.o.SendAt + "."},
 		{Name: "days", Label: "Days ahead", Type: "number", Hint: "How far ahead the digest looks, 0 to 365."},
 	}}.Fill(formOr(st.failed, "reminders", reminders))
@@ -138,11 +137,11 @@ func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) erro
 		return err
 	}
 
-	v.Import = web.Form{ID: "import", Action: "/settings/import", Submit: "Import", CSRF: tok, Multipart: true, Fields: []web.Field{
+	v.Import = Form{ID: "import", Action: "/settings/import", Submit: "Import", CSRF: tok, Multipart: true, Fields: []Field{
 		{Name: "file", Label: "Kith export (JSON)", Type: "file", Required: true,
 			Hint: "Restores an export into this account, which must have no people yet."},
 	}}.Fill(formOr(st.failed, "import", nil))
-	v.VCard = web.Form{ID: "vcard", Action: "/settings/import/vcard", Submit: "Import contacts", CSRF: tok, Multipart: true, Fields: []web.Field{
+	v.VCard = Form{ID: "vcard", Action: "/settings/import/vcard", Submit: "Import contacts", CSRF: tok, Multipart: true, Fields: []Field{
 		{Name: "file", Label: "vCard file (.vcf)", Type: "file", Required: true,
 			Hint: "Adds a person for each card, or updates the person a card came from."},
 	}}.Fill(formOr(st.failed, "vcard", nil))
@@ -152,7 +151,7 @@ func (a *webApp) settingsPage(c echo.Context, status int, st settingsState) erro
 	case "vcard":
 		v.VCard.Errors = st.problems
 	}
-	return a.render(c, status, "settings", web.Page{Title: "Settings", Nav: "settings", Data: v})
+	return a.render(c, status, "settings", Page{Title: "Settings", Nav: "settings", Data: v})
 }
 
 // failedForm is the state of a form whose input err refused, with the
@@ -161,7 +160,7 @@ func failedForm(c echo.Context, form string, err error) settingsState {
 	return settingsState{failed: failed{form: form, values: c.Request().PostForm, errs: input.FieldErrors(err)}}
 }
 
-func (a *webApp) handleWebProfile(c echo.Context) error {
+func (a *App) handleWebProfile(c echo.Context) error {
 	_, err := a.o.UpdateProfile(c, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
 		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
@@ -173,7 +172,7 @@ func (a *webApp) handleWebProfile(c echo.Context) error {
 }
 
 // handleWebReminders sets when the digest goes out and how far it looks.
-func (a *webApp) handleWebReminders(c echo.Context) error {
+func (a *App) handleWebReminders(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	rs := input.ReminderSettings(p)
@@ -190,7 +189,7 @@ func (a *webApp) handleWebReminders(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Reminders saved.")
 }
 
-func (a *webApp) handleWebTimezone(c echo.Context) error {
+func (a *App) handleWebTimezone(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	tz := input.Timezone(p)

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 )
 
 // webSecurity are the headers of every page: no script but our own file,
@@ -31,9 +30,9 @@ func setWebHeaders(h http.Header) {
 
 // render writes a page; the signed-in user and their CSRF token come from
 // the request.
-func (a *webApp) render(c echo.Context, status int, name string, pg web.Page) error {
+func (a *App) render(c echo.Context, status int, name string, pg Page) error {
 	if sess, ok := input.Session(c); ok {
-		pg.User = &web.User{Email: sess.Email}
+		pg.User = &User{Email: sess.Email}
 		pg.CSRF = csrf(c)
 	}
 	if pg.Flash == "" {
@@ -62,7 +61,7 @@ func (a *webApp) render(c echo.Context, status int, name string, pg web.Page) er
 const flashCookie = "kith_flash"
 
 // seeOther ends a form that worked: a flash for the next page, then a 303.
-func (a *webApp) seeOther(c echo.Context, to, flash string) error {
+func (a *App) seeOther(c echo.Context, to, flash string) error {
 	if flash != "" {
 		c.SetCookie(&http.Cookie{Name: flashCookie, Value: url.QueryEscape(clipFlash(flash)), Path: "/", HttpOnly: true,
 			SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: 60})
@@ -114,7 +113,7 @@ type errorView struct {
 	Message string
 }
 
-func (a *webApp) webError(c echo.Context, status int, message string) {
+func (a *App) ErrorPage(c echo.Context, status int, message string) {
 	body := errorView{status, message}
 	// An unknown path's page has not been through webSecurity.
 	setWebHeaders(c.Response().Header())
@@ -132,7 +131,7 @@ func (a *webApp) webError(c echo.Context, status int, message string) {
 			input.SetSession(c, sess)
 		}
 	}
-	err := a.render(c, body.Status, "error", web.Page{Title: http.StatusText(body.Status), Data: body})
+	err := a.render(c, body.Status, "error", Page{Title: http.StatusText(body.Status), Data: body})
 	if err != nil {
 		a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("writing an error page failed")
 	}

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 
 	"kith/server/input"
 	"kith/server/remind"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -18,7 +17,7 @@ type keyRow struct {
 	Name, Created, LastUsed string
 }
 
-func (a *webApp) keyRows(c echo.Context, d dates) ([]keyRow, error) {
+func (a *App) keyRows(c echo.Context, d dates) ([]keyRow, error) {
 	sess, _ := input.Session(c)
 	keys, err := a.store.APIKeys(c.Request().Context(), sess.UserID)
 	if err != nil {
@@ -34,8 +33,8 @@ func (a *webApp) keyRows(c echo.Context, d dates) ([]keyRow, error) {
 	return rows, nil
 }
 
-func keyForm(csrf string) web.Form {
-	return web.Form{ID: "key", Action: "/settings/keys", Submit: "Create key", CSRF: csrf, Fields: []web.Field{
+func keyForm(csrf string) Form {
+	return Form{ID: "key", Action: "/settings/keys", Submit: "Create key", CSRF: csrf, Fields: []Field{
 		{Name: "label", Label: "Label", Type: "text", Required: true, Auto: "off",
 			Hint: "What the key is for: “iPhone”, “backup script”."},
 	}}
@@ -43,7 +42,7 @@ func keyForm(csrf string) web.Form {
 
 // handleWebKeyCreate makes a key and shows its token, this once: the
 // page is the answer, not a redirect, so that no URL or cookie holds it.
-func (a *webApp) handleWebKeyCreate(c echo.Context) error {
+func (a *App) handleWebKeyCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	label := p.RequiredText("label", 255)
@@ -58,7 +57,7 @@ func (a *webApp) handleWebKeyCreate(c echo.Context) error {
 	return a.settingsPage(c, http.StatusOK, settingsState{token: token, tokenName: k.Name})
 }
 
-func (a *webApp) handleWebKeyDelete(c echo.Context) error {
+func (a *App) handleWebKeyDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "key", store.ErrAPIKeyNotFound)
 	if err != nil {
@@ -76,7 +75,7 @@ func (a *webApp) handleWebKeyDelete(c echo.Context) error {
 
 // handleWebFeedCreate makes the calendar feed, or a new address for it
 // that voids the old one, and shows the address this once.
-func (a *webApp) handleWebFeedCreate(c echo.Context) error {
+func (a *App) handleWebFeedCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	_, secret, err := a.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
 	if err != nil {
@@ -86,7 +85,7 @@ func (a *webApp) handleWebFeedCreate(c echo.Context) error {
 	return a.settingsPage(c, http.StatusOK, settingsState{feedURL: a.base(c) + "/ical/" + secret + ".ics"})
 }
 
-func (a *webApp) handleWebFeedDelete(c echo.Context) error {
+func (a *App) handleWebFeedDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	err := a.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrCalendarFeedNotFound) {

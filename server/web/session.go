@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"crypto/rand"
@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -18,13 +17,13 @@ import (
 // web_sessions row; the login's holds the random value the sign-in form
 // must send back, since there is no session yet to tie its CSRF token to.
 const (
-	sessionCookie = "kith_session"
-	loginCookie   = "kith_login"
+	SessionCookie = "kith_session"
+	LoginCookie   = "kith_login"
 )
 
 // authenticateCookie remembers whose the session cookie is, as
 // authenticate does for a key; requireWebUser refuses.
-func (a *webApp) authenticateCookie(c echo.Context, next echo.HandlerFunc) error {
+func (a *App) Authenticate(c echo.Context, next echo.HandlerFunc) error {
 	if sess, ok := a.webSession(c); ok {
 		input.SetSession(c, sess)
 		c.SetRequest(c.Request().WithContext(store.WithActor(c.Request().Context(), sess.UserID)))
@@ -32,8 +31,8 @@ func (a *webApp) authenticateCookie(c echo.Context, next echo.HandlerFunc) error
 	return next(c)
 }
 
-func (a *webApp) webSession(c echo.Context) (store.Session, bool) {
-	ck, err := c.Cookie(sessionCookie)
+func (a *App) webSession(c echo.Context) (store.Session, bool) {
+	ck, err := c.Cookie(SessionCookie)
 	if err != nil || ck.Value == "" {
 		return store.Session{}, false
 	}
@@ -64,17 +63,17 @@ var errCSRF = &input.Error{Status: http.StatusForbidden, Message: "This form has
 // requireWebUser lets signed-in users through, sending everyone else to the
 // sign-in page; a user whose email awaits its link sees only the page
 // that says so. A POST must carry the session's CSRF token.
-func (a *webApp) requireWebUser(next echo.HandlerFunc) echo.HandlerFunc {
+func (a *App) requireWebUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return a.webUser(next, true)
 }
 
 // requireWebKey is requireWebUser for the routes an unverified user needs:
 // asking for a new link, signing out.
-func (a *webApp) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
+func (a *App) requireWebKey(next echo.HandlerFunc) echo.HandlerFunc {
 	return a.webUser(next, false)
 }
 
-func (a *webApp) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
+func (a *App) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		sess, ok := input.Session(c)
 		if !ok {
@@ -89,7 +88,7 @@ func (a *webApp) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc 
 			}
 		}
 		if verified && !sess.Verified {
-			return a.render(c, http.StatusForbidden, "unverified", web.Page{Title: "Verify your email"})
+			return a.render(c, http.StatusForbidden, "unverified", Page{Title: "Verify your email"})
 		}
 		return next(c)
 	}
@@ -97,7 +96,7 @@ func (a *webApp) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc 
 
 // csrf is the signed-in request's form token.
 func csrf(c echo.Context) string {
-	ck, err := c.Cookie(sessionCookie)
+	ck, err := c.Cookie(SessionCookie)
 	if err != nil {
 		return ""
 	}

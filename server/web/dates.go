@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"strconv"
@@ -20,7 +20,7 @@ type dates struct {
 	monthFirst bool
 }
 
-func (a *webApp) datesOf(c echo.Context) dates {
+func (a *App) datesOf(c echo.Context) dates {
 	today, loc := a.userDay(c)
 	lang := strings.ToLower(c.Request().Header.Get("Accept-Language"))
 	return dates{loc: loc, today: today, monthFirst: strings.HasPrefix(lang, "en-us")}

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/http"
@@ -8,27 +8,26 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
 // The settings' lists of the account: task categories and genders, each
 // added, renamed and deleted by the API's rules and with its messages.
 
-func categoryForm(csrf, id, action, submit string) web.Form {
-	return web.Form{ID: id, Action: action, Submit: submit, CSRF: csrf, Fields: []web.Field{
+func categoryForm(csrf, id, action, submit string) Form {
+	return Form{ID: id, Action: action, Submit: submit, CSRF: csrf, Fields: []Field{
 		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
 		{Name: "color", Label: "Colour", Type: "text", Required: true, Auto: "off",
 			Hint: "A colour class, as the defaults have: bg-blue-100, bg-green-100, bg-red-100."},
 	}}
 }
 
-func genderForm(csrf, id, action, submit string, editing bool) web.Form {
-	f := web.Form{ID: id, Action: action, Submit: submit, CSRF: csrf, Fields: []web.Field{
+func genderForm(csrf, id, action, submit string, editing bool) Form {
+	f := Form{ID: id, Action: action, Submit: submit, CSRF: csrf, Fields: []Field{
 		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
 	}}
 	if editing {
-		f.Fields = append(f.Fields, web.Field{Name: "position", Label: "Position", Type: "number", Required: true,
+		f.Fields = append(f.Fields, Field{Name: "position", Label: "Position", Type: "number", Required: true,
 			Hint: "Where it comes in the list: lower first."})
 	}
 	return f
@@ -36,7 +35,7 @@ func genderForm(csrf, id, action, submit string, editing bool) web.Form {
 
 // webCategory is the category the path names, or the 404 of another
 // account's or a missing one.
-func (a *webApp) webCategory(c echo.Context) (store.TaskCategory, error) {
+func (a *App) webCategory(c echo.Context) (store.TaskCategory, error) {
 	id, err := input.PathID(c, "category", store.ErrCategoryNotFound)
 	if err != nil {
 		return store.TaskCategory{}, err
@@ -46,7 +45,7 @@ func (a *webApp) webCategory(c echo.Context) (store.TaskCategory, error) {
 
 // webGender is the gender the path names, or the 404 of another
 // account's or a missing one.
-func (a *webApp) webGender(c echo.Context) (store.Gender, error) {
+func (a *App) webGender(c echo.Context) (store.Gender, error) {
 	id, err := input.PathID(c, "gender", store.ErrGenderNotFound)
 	if err != nil {
 		return store.Gender{}, err
@@ -54,7 +53,7 @@ func (a *webApp) webGender(c echo.Context) (store.Gender, error) {
 	return a.store.Gender(c.Request().Context(), input.Account(c), id)
 }
 
-func (a *webApp) handleWebCategoryCreate(c echo.Context) error {
+func (a *App) handleWebCategoryCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name, color := input.Category(p)
 	err := p.Err()
@@ -70,12 +69,12 @@ func (a *webApp) handleWebCategoryCreate(c echo.Context) error {
 	return a.seeOther(c, "/settings#categories", "Category added.")
 }
 
-func (a *webApp) categoryEditPage(c echo.Context, status int, cat store.TaskCategory, values url.Values, errs map[string][]string) error {
+func (a *App) categoryEditPage(c echo.Context, status int, cat store.TaskCategory, values url.Values, errs map[string][]string) error {
 	f := categoryForm(csrf(c), "category-edit", "/settings/categories/"+itoa64(cat.ID), "Save category").Fill(values, errs)
 	return a.settingsEdit(c, status, "Edit category · "+cat.Name, "/settings#categories", f)
 }
 
-func (a *webApp) handleWebCategoryEdit(c echo.Context) error {
+func (a *App) handleWebCategoryEdit(c echo.Context) error {
 	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
@@ -83,7 +82,7 @@ func (a *webApp) handleWebCategoryEdit(c echo.Context) error {
 	return a.categoryEditPage(c, http.StatusOK, cat, url.Values{"name": {cat.Name}, "color": {cat.Color}}, nil)
 }
 
-func (a *webApp) handleWebCategoryUpdate(c echo.Context) error {
+func (a *App) handleWebCategoryUpdate(c echo.Context) error {
 	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
@@ -105,7 +104,7 @@ func (a *webApp) handleWebCategoryUpdate(c echo.Context) error {
 
 // handleWebCategoryDelete deletes a category; its tasks stay,
 // uncategorised.
-func (a *webApp) handleWebCategoryDelete(c echo.Context) error {
+func (a *App) handleWebCategoryDelete(c echo.Context) error {
 	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
@@ -116,7 +115,7 @@ func (a *webApp) handleWebCategoryDelete(c echo.Context) error {
 	return a.seeOther(c, "/settings#categories", "Category “"+cat.Name+"” deleted.")
 }
 
-func (a *webApp) handleWebGenderCreate(c echo.Context) error {
+func (a *App) handleWebGenderCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name, _ := input.Gender(p, false)
 	err := p.Err()
@@ -132,12 +131,12 @@ func (a *webApp) handleWebGenderCreate(c echo.Context) error {
 	return a.seeOther(c, "/settings#genders", "Gender added.")
 }
 
-func (a *webApp) genderEditPage(c echo.Context, status int, g store.Gender, values url.Values, errs map[string][]string) error {
+func (a *App) genderEditPage(c echo.Context, status int, g store.Gender, values url.Values, errs map[string][]string) error {
 	f := genderForm(csrf(c), "gender-edit", "/settings/genders/"+itoa64(g.ID), "Save gender", true).Fill(values, errs)
 	return a.settingsEdit(c, status, "Edit gender · "+g.Name, "/settings#genders", f)
 }
 
-func (a *webApp) handleWebGenderEdit(c echo.Context) error {
+func (a *App) handleWebGenderEdit(c echo.Context) error {
 	g, err := a.webGender(c)
 	if err != nil {
 		return err
@@ -145,7 +144,7 @@ func (a *webApp) handleWebGenderEdit(c echo.Context) error {
 	return a.genderEditPage(c, http.StatusOK, g, url.Values{"name": {g.Name}, "position": {strconv.FormatInt(g.Position, 10)}}, nil)
 }
 
-func (a *webApp) handleWebGenderUpdate(c echo.Context) error {
+func (a *App) handleWebGenderUpdate(c echo.Context) error {
 	g, err := a.webGender(c)
 	if err != nil {
 		return err
@@ -167,7 +166,7 @@ func (a *webApp) handleWebGenderUpdate(c echo.Context) error {
 
 // handleWebGenderDelete deletes a gender, as the API does: the people
 // who have it stay, without a gender.
-func (a *webApp) handleWebGenderDelete(c echo.Context) error {
+func (a *App) handleWebGenderDelete(c echo.Context) error {
 	g, err := a.webGender(c)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/http"
@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -23,7 +22,7 @@ type personView struct {
 	Touch      string
 	Sections   []personSection
 	// Forms of the person's own fields, each in a section of its own.
-	AgeForm, LookForm, TouchForm web.Form
+	AgeForm, LookForm, TouchForm Form
 	// Open names the form that failed, drawn open with its errors.
 	Open string
 }
@@ -33,7 +32,7 @@ type fact struct{ Label, Value string }
 type personSection struct {
 	Slug, Title, Noun string
 	Items             []kindItem
-	Form              web.Form
+	Form              Form
 }
 
 // failed is a form that came back with errors: which one, with what.
@@ -43,7 +42,7 @@ type failed struct {
 	errs   map[string][]string
 }
 
-func (a *webApp) handleWebPerson(c echo.Context) error {
+func (a *App) handleWebPerson(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -53,7 +52,7 @@ func (a *webApp) handleWebPerson(c echo.Context) error {
 
 // personPage draws everything Kith knows of the person, with a form for
 // each kind of it; f is a form to draw again with its errors.
-func (a *webApp) personPage(c echo.Context, status int, per store.Person, f failed) error {
+func (a *App) personPage(c echo.Context, status int, per store.Person, f failed) error {
 	ctx, acct, d := c.Request().Context(), input.Account(c), a.datesOf(c)
 	base := "/people/" + itoa64(per.ID)
 	v := personView{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Protected: !per.CanBeDeleted, Open: f.form}
@@ -64,7 +63,7 @@ func (a *webApp) personPage(c echo.Context, status int, per store.Person, f fail
 			v.Appearance = append(v.Appearance, fact{words(name), *val})
 		}
 	}
-	for _, k := range webKinds {
+	for _, k := range Children {
 		items, err := k.list(a, ctx, d, acct, per.ID)
 		if err != nil {
 			return err
@@ -73,7 +72,7 @@ func (a *webApp) personPage(c echo.Context, status int, per store.Person, f fail
 		if err != nil {
 			return err
 		}
-		form := web.Form{ID: k.Slug, Action: base + "/" + k.Slug, Submit: "Add " + k.Noun, CSRF: csrf(c), Fields: fields}
+		form := Form{ID: k.Slug, Action: base + "/" + k.Slug, Submit: "Add " + k.Noun, CSRF: csrf(c), Fields: fields}
 		if f.form == k.Slug {
 			form = form.Fill(f.values, f.errs)
 		}
@@ -90,10 +89,10 @@ func (a *webApp) personPage(c echo.Context, status int, per store.Person, f fail
 	if touch.EveryDays > 0 {
 		touchValues.Set("every_days", strconv.FormatInt(touch.EveryDays, 10))
 	}
-	v.TouchForm = web.Form{ID: "stay-in-touch", Action: base + "/stay-in-touch", Submit: "Save", CSRF: csrf(c), Fields: []web.Field{
+	v.TouchForm = Form{ID: "stay-in-touch", Action: base + "/stay-in-touch", Submit: "Save", CSRF: csrf(c), Fields: []Field{
 		{Name: "every_days", Label: "Get in touch every (days)", Type: "number", Hint: "Empty: no reminder."},
 	}}.Fill(formOr(f, "stay-in-touch", touchValues))
-	return a.render(c, status, "person", web.Page{Title: v.Name, Nav: "people", Data: v})
+	return a.render(c, status, "person", Page{Title: v.Name, Nav: "people", Data: v})
 }
 
 // formOr is the failed form's values and errors if it is form, else values.
@@ -159,9 +158,9 @@ func touchText(t store.Contact, d dates) string {
 	return s
 }
 
-func ageForm(base, token string) web.Form {
-	return web.Form{ID: "age", Action: base + "/age", Submit: "Save age", CSRF: token, Fields: []web.Field{
-		{Name: "age_type", Label: "What you know", Type: "select", Options: []web.Option{
+func ageForm(base, token string) Form {
+	return Form{ID: "age", Action: base + "/age", Submit: "Save age", CSRF: token, Fields: []Field{
+		{Name: "age_type", Label: "What you know", Type: "select", Options: []Option{
 			{Value: "exact", Label: "Their birthday"}, {Value: "estimated", Label: "Their age, roughly"}, {Value: "bracket", Label: "An age range"}}},
 		{Name: "age_year", Label: "Birth year", Type: "number"},
 		{Name: "age_month", Label: "Birth month", Type: "number", Hint: "1 to 12"},
@@ -196,10 +195,10 @@ func ageValues(a store.Age) url.Values {
 	return out
 }
 
-func lookForm(base, token string) web.Form {
-	f := web.Form{ID: "appearance", Action: base + "/appearance", Submit: "Save appearance", CSRF: token}
+func lookForm(base, token string) Form {
+	f := Form{ID: "appearance", Action: base + "/appearance", Submit: "Save appearance", CSRF: token}
 	for _, name := range store.AppearanceFields {
-		f.Fields = append(f.Fields, web.Field{Name: name, Label: words(name), Type: "text"})
+		f.Fields = append(f.Fields, Field{Name: name, Label: words(name), Type: "text"})
 	}
 	return f
 }
@@ -215,7 +214,7 @@ func lookValues(p store.Person) url.Values {
 }
 
 // handleWebAge sets the person's age with the API's rules.
-func (a *webApp) handleWebAge(c echo.Context) error {
+func (a *App) handleWebAge(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -232,7 +231,7 @@ func (a *webApp) handleWebAge(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#age", "Age saved.")
 }
 
-func (a *webApp) handleWebAppearance(c echo.Context) error {
+func (a *App) handleWebAppearance(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -249,7 +248,7 @@ func (a *webApp) handleWebAppearance(c echo.Context) error {
 }
 
 // handleWebStayInTouch sets how often to get in touch; empty stops it.
-func (a *webApp) handleWebStayInTouch(c echo.Context) error {
+func (a *App) handleWebStayInTouch(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
@@ -21,7 +20,7 @@ const webEntriesPerPage = 100
 
 type journalsView struct {
 	Journals []journalRow
-	Form     web.Form
+	Form     Form
 }
 
 type journalRow struct {
@@ -38,8 +37,8 @@ type journalView struct {
 	Entries    []entryRow
 	Prev, Next string
 	Showing    string
-	OpenForm   web.Form
-	RenameForm web.Form
+	OpenForm   Form
+	RenameForm Form
 	// Renaming opens the rename form: it has errors to show.
 	Renaming bool
 }
@@ -66,15 +65,15 @@ func flashName(name string) string {
 	return string([]rune(name)[:59]) + "…"
 }
 
-func journalForm(c echo.Context) web.Form {
-	return web.Form{ID: "journal", Action: "/journals", Submit: "Add journal", CSRF: csrf(c), Fields: []web.Field{
+func journalForm(c echo.Context) Form {
+	return Form{ID: "journal", Action: "/journals", Submit: "Add journal", CSRF: csrf(c), Fields: []Field{
 		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
 	}}
 }
 
 // journalsPage lists the account's journals, newest first, with the form
 // that adds one.
-func (a *webApp) journalsPage(c echo.Context, status int, values url.Values, errs map[string][]string) error {
+func (a *App) journalsPage(c echo.Context, status int, values url.Values, errs map[string][]string) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
 	js, err := a.store.Journals(ctx, acct)
 	if err != nil {
@@ -93,14 +92,14 @@ func (a *webApp) journalsPage(c echo.Context, status int, values url.Values, err
 			v.Journals[i].Latest = d.day(time.Date(n.Year, time.Month(n.Month), n.Day, 0, 0, 0, 0, time.UTC))
 		}
 	}
-	return a.render(c, status, "journals", web.Page{Title: "Journals", Nav: "journals", Data: v})
+	return a.render(c, status, "journals", Page{Title: "Journals", Nav: "journals", Data: v})
 }
 
-func (a *webApp) handleWebJournals(c echo.Context) error {
+func (a *App) handleWebJournals(c echo.Context) error {
 	return a.journalsPage(c, http.StatusOK, nil, nil)
 }
 
-func (a *webApp) handleWebJournalCreate(c echo.Context) error {
+func (a *App) handleWebJournalCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name := input.Journal(p)
 	err := p.Err()
@@ -119,7 +118,7 @@ func (a *webApp) handleWebJournalCreate(c echo.Context) error {
 
 // webJournal is the journal the path names, or the 404 of another
 // account's or a missing one.
-func (a *webApp) webJournal(c echo.Context) (store.Journal, error) {
+func (a *App) webJournal(c echo.Context) (store.Journal, error) {
 	id, err := input.PathID(c, "journal", store.ErrJournalNotFound)
 	if err != nil {
 		return store.Journal{}, err
@@ -136,7 +135,7 @@ type journalForms struct {
 
 // journalPage shows a journal: a page of its entries, newest date first,
 // and its forms.
-func (a *webApp) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
+func (a *App) journalPage(c echo.Context, status int, j store.Journal, f journalForms) error {
 	pg, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
 	pg = max(pg, 1)
 	entries, total, err := a.store.Entries(c.Request().Context(), input.Account(c), j.ID, webEntriesPerPage, input.PageOffset(pg, webEntriesPerPage))
@@ -168,21 +167,21 @@ func (a *webApp) journalPage(c echo.Context, status int, j store.Journal, f jour
 	if open == nil {
 		open = url.Values{"date": {d.today.Format(time.DateOnly)}}
 	}
-	v.OpenForm = web.Form{ID: "open", Action: base + "/entries", Submit: "Open", CSRF: csrf(c), Fields: []web.Field{
+	v.OpenForm = Form{ID: "open", Action: base + "/entries", Submit: "Open", CSRF: csrf(c), Fields: []Field{
 		{Name: "date", Label: "Date", Type: "date", Required: true, Hint: "Its entry is made the first time you open it."},
 	}}.Fill(open, f.openErrs)
 	rename := f.rename
 	if rename == nil {
 		rename = url.Values{"name": {j.Name}}
 	}
-	v.RenameForm = web.Form{ID: "rename", Action: base, Submit: "Rename", CSRF: csrf(c), Fields: []web.Field{
+	v.RenameForm = Form{ID: "rename", Action: base, Submit: "Rename", CSRF: csrf(c), Fields: []Field{
 		{Name: "name", Label: "Name", Type: "text", Required: true, Auto: "off"},
 	}}.Fill(rename, f.nameErrs)
 	v.Renaming = f.nameErrs != nil
-	return a.render(c, status, "journal", web.Page{Title: j.Name, Nav: "journals", Data: v})
+	return a.render(c, status, "journal", Page{Title: j.Name, Nav: "journals", Data: v})
 }
 
-func (a *webApp) handleWebJournal(c echo.Context) error {
+func (a *App) handleWebJournal(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err
@@ -191,7 +190,7 @@ func (a *webApp) handleWebJournal(c echo.Context) error {
 }
 
 // handleWebJournalRename renames the journal, by the API's rules.
-func (a *webApp) handleWebJournalRename(c echo.Context) error {
+func (a *App) handleWebJournalRename(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err
@@ -212,7 +211,7 @@ func (a *webApp) handleWebJournalRename(c echo.Context) error {
 }
 
 // handleWebJournalDelete deletes the journal with its entries.
-func (a *webApp) handleWebJournalDelete(c echo.Context) error {
+func (a *App) handleWebJournalDelete(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err
@@ -267,7 +266,7 @@ func digits(s string, n int) bool {
 
 // handleWebEntryOpen opens the journal's entry for a date: made now if
 // the journal had none, as the API's entry by date does.
-func (a *webApp) handleWebEntryOpen(c echo.Context) error {
+func (a *App) handleWebEntryOpen(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err

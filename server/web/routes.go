@@ -1,11 +1,9 @@
-package server
+package web
 
 import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"kith/server/web"
 )
 
 // router is where a surface's routes go: the server's, which marks each
@@ -31,8 +29,8 @@ func (r pageRoutes) post(path string, h echo.HandlerFunc, m ...echo.MiddlewareFu
 // routes is the pages' route table: pages, signed in by a session cookie
 // that only they read, and files (the stylesheet and script), which need
 // nobody. Every POST carries a CSRF token (requireWebUser checks it).
-func (a *webApp) routes(pages, files router) {
-	static := http.FileServer(http.FS(web.Static()))
+func (a *App) Routes(pages, files router) {
+	static := http.FileServer(http.FS(Static()))
 	pageRoutes{files}.get("/static/*", func(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=3600")
 		http.StripPrefix("/static/", static).ServeHTTP(c.Response(), c.Request())

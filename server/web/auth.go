@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -8,19 +8,18 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
-	"kith/server/web"
 	"kith/store"
 )
 
-func loginForm(token string) web.Form {
-	return web.Form{ID: "login", Action: "/login", Submit: "Log in", CSRF: token, Fields: []web.Field{
+func loginForm(token string) Form {
+	return Form{ID: "login", Action: "/login", Submit: "Log in", CSRF: token, Fields: []Field{
 		{Name: "email", Label: "Email", Type: "email", Auto: "username", Required: true},
 		{Name: "password", Label: "Password", Type: "password", Auto: "current-password", Required: true},
 	}}
 }
 
 // handleWebLoginPage shows the sign-in form, or sends a signed-in user on.
-func (a *webApp) handleWebLoginPage(c echo.Context) error {
+func (a *App) handleWebLoginPage(c echo.Context) error {
 	if _, ok := input.Session(c); ok {
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
@@ -28,24 +27,24 @@ func (a *webApp) handleWebLoginPage(c echo.Context) error {
 }
 
 // loginPage draws the form with a fresh CSRF value in its cookie.
-func (a *webApp) loginPage(c echo.Context, status int, email string, errs map[string][]string, refusal string) error {
+func (a *App) loginPage(c echo.Context, status int, email string, errs map[string][]string, refusal string) error {
 	token := newLoginToken()
-	c.SetCookie(&http.Cookie{Name: loginCookie, Value: token, Path: "/login", HttpOnly: true,
+	c.SetCookie(&http.Cookie{Name: LoginCookie, Value: token, Path: "/login", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: a.secure(c), MaxAge: 3600})
 	f := loginForm(token).Fill(map[string][]string{"email": {email}}, errs)
 	if refusal != "" {
 		f.Errors = []string{refusal}
 	}
-	return a.render(c, status, "login", web.Page{Title: "Log in", Data: f})
+	return a.render(c, status, "login", Page{Title: "Log in", Data: f})
 }
 
 // handleWebLogin checks the form as the API's login does, under the same
 // throttles, and starts a session.
-func (a *webApp) handleWebLogin(c echo.Context) error {
+func (a *App) handleWebLogin(c echo.Context) error {
 	if err := input.ParseForm(c); err != nil {
 		return err
 	}
-	ck, err := c.Cookie(loginCookie)
+	ck, err := c.Cookie(LoginCookie)
 	if err != nil || !sameToken(c.Request().PostForm.Get("csrf"), ck.Value) {
 		return errCSRF
 	}
@@ -67,9 +66,9 @@ func (a *webApp) handleWebLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true,
+	c.SetCookie(&http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: store.WebSessionLife})
-	c.SetCookie(&http.Cookie{Name: loginCookie, Path: "/login", MaxAge: -1})
+	c.SetCookie(&http.Cookie{Name: LoginCookie, Path: "/login", MaxAge: -1})
 	return c.Redirect(http.StatusSeeOther, "/")
 }
 
@@ -86,21 +85,21 @@ func webLoginRefusal(ae *input.Error) string {
 
 // handleWebLogout ends the session: its row goes, so the cookie signs
 // nobody in even if a copy of it survives.
-func (a *webApp) handleWebLogout(c echo.Context) error {
+func (a *App) handleWebLogout(c echo.Context) error {
 	sess, _ := input.Session(c)
 	if err := a.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: a.secure(c)})
+	c.SetCookie(&http.Cookie{Name: SessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: a.secure(c)})
 	return a.seeOther(c, "/login", "You are logged out.")
 }
 
 // handleWebResend sends a new verification link, under the API's budget.
-func (a *webApp) handleWebResend(c echo.Context) error {
+func (a *App) handleWebResend(c echo.Context) error {
 	sess, _ := input.Session(c)
 	if wait, blocked := a.o.Resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
-		setRetryAfter(c, wait)
-		return a.render(c, http.StatusTooManyRequests, "unverified", web.Page{Title: "Verify your email",
+		askToWait(c, wait)
+		return a.render(c, http.StatusTooManyRequests, "unverified", Page{Title: "Verify your email",
 			Flash: "A link was sent a moment ago. Wait a few minutes before asking for another."})
 	}
 	u, secret, err := a.store.NewVerification(c.Request().Context(), sess.UserID)
@@ -116,14 +115,14 @@ func (a *webApp) handleWebResend(c echo.Context) error {
 
 // verifiedPage answers the emailed link opened in a browser: a page, where
 // an API client gets JSON.
-func (a *webApp) verifiedPage(c echo.Context, err error) error {
+func (a *App) VerifiedPage(c echo.Context, err error) error {
 	webSecurity(func(echo.Context) error { return nil })(c)
 	if errors.Is(err, store.ErrVerificationInvalid) {
-		return a.render(c, http.StatusForbidden, "verified", web.Page{Title: "Link not valid",
+		return a.render(c, http.StatusForbidden, "verified", Page{Title: "Link not valid",
 			Data: "This link is not valid: it may have expired, or been used already. Log in to ask for a new one."})
 	}
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, "verified", web.Page{Title: "Email verified"})
+	return a.render(c, http.StatusOK, "verified", Page{Title: "Email verified"})
 }
