@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -97,4 +98,52 @@ func (s *Server) personExists(ctx context.Context, acct, id int64) func() error 
 		_, err := s.store.Person(ctx, acct, id)
 		return err
 	}
+}
+
+// listAll answers every one of the person's records of this kind, as
+// all reads them (with their query's parameters, if the kind has any).
+func (r child[T, In]) listAll(c echo.Context, all func(c echo.Context, acct, person int64) ([]T, error)) error {
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	vs, err := all(c, input.Account(c), personID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dataBody[[]any]{r.outs(vs)})
+}
+
+// listPage answers one page of the person's records of this kind, as the
+// contract pages a list; segment names the list in the page's links.
+func (r child[T, In]) listPage(s *Server, c echo.Context, segment string,
+	page func(st *store.Store, ctx context.Context, acct, person, limit, offset int64) ([]T, int64, error)) error {
+	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
+	if err != nil {
+		return err
+	}
+	p, err := input.ReadParams(c)
+	if err != nil {
+		return err
+	}
+	n, perPage := readPage(p)
+	ctx, acct := c.Request().Context(), input.Account(c)
+	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
+		return err
+	}
+	vs, total, err := page(s.store, ctx, acct, personID, perPage, input.PageOffset(n, perPage))
+	if err != nil {
+		return err
+	}
+	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/" + segment
+	return c.JSON(http.StatusOK, pageOf(path, r.outs(vs), n, perPage, total, p.Sent("per_page")))
+}
+
+// outs shapes each record as its JSON.
+func (r child[T, In]) outs(vs []T) []any {
+	out := make([]any, len(vs))
+	for i := range vs {
+		out[i] = r.out(&vs[i])
+	}
+	return out
 }

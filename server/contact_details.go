@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -38,28 +36,18 @@ func contactDetailOut(d *store.ContactDetail) contactDetailJSON {
 // handleContactDetailList lists the person's details, of one kind when
 // ?kind= names one.
 func (s *Server) handleContactDetailList(c echo.Context) error {
-	ctx, acct := c.Request().Context(), input.Account(c)
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := input.ReadParams(c)
-	if err != nil {
-		return err
-	}
-	kind := p.OneOf("kind", store.ContactDetailKinds, "")
-	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	details, err := s.store.ContactDetails(ctx, acct, personID, kind)
-	if err != nil {
-		return err
-	}
-	out := make([]contactDetailJSON, len(details))
-	for i := range details {
-		out[i] = contactDetailOut(&details[i])
-	}
-	return c.JSON(http.StatusOK, dataBody[[]contactDetailJSON]{out})
+	return contactDetails.listAll(c, func(c echo.Context, acct, person int64) ([]store.ContactDetail, error) {
+		p, err := input.ReadParams(c)
+		if err != nil {
+			return nil, err
+		}
+		ctx := c.Request().Context()
+		kind := p.OneOf("kind", store.ContactDetailKinds, "")
+		if err := input.Validated(p, s.personExists(ctx, acct, person)); err != nil {
+			return nil, err
+		}
+		return s.store.ContactDetails(ctx, acct, person, kind)
+	})
 }
 
 // contactDetails serves the details of a person (see child).

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -27,19 +25,9 @@ func giftOut(g *store.Gift) giftJSON {
 }
 
 func (s *Server) handleGiftList(c echo.Context) error {
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	gifts, err := s.store.Gifts(c.Request().Context(), input.Account(c), personID)
-	if err != nil {
-		return err
-	}
-	out := make([]giftJSON, len(gifts))
-	for i := range gifts {
-		out[i] = giftOut(&gifts[i])
-	}
-	return c.JSON(http.StatusOK, dataBody[[]giftJSON]{out})
+	return gifts.listAll(c, func(c echo.Context, acct, person int64) ([]store.Gift, error) {
+		return s.store.Gifts(c.Request().Context(), acct, person)
+	})
 }
 
 // gifts serves the gifts of a person (see child).

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -41,19 +40,9 @@ func dayString(year *int64, month, day int64) string {
 }
 
 func (s *Server) handleImportantDateList(c echo.Context) error {
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	dates, err := s.store.ImportantDates(c.Request().Context(), input.Account(c), personID)
-	if err != nil {
-		return err
-	}
-	out := make([]importantDateJSON, len(dates))
-	for i := range dates {
-		out[i] = importantDateOut(&dates[i])
-	}
-	return c.JSON(http.StatusOK, dataBody[[]importantDateJSON]{out})
+	return importantDates.listAll(c, func(c echo.Context, acct, person int64) ([]store.ImportantDate, error) {
+		return s.store.ImportantDates(c.Request().Context(), acct, person)
+	})
 }
 
 // importantDates serves the dates of a person (see child).

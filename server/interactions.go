@@ -1,9 +1,6 @@
 package server
 
 import (
-	"net/http"
-	"strconv"
-
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -26,29 +23,7 @@ func interactionOut(in *store.Interaction) interactionJSON {
 }
 
 func (s *Server) handleInteractionList(c echo.Context) error {
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := input.ReadParams(c)
-	if err != nil {
-		return err
-	}
-	page, perPage := readPage(p)
-	ctx, acct := c.Request().Context(), input.Account(c)
-	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	list, total, err := s.store.Interactions(ctx, acct, personID, perPage, input.PageOffset(page, perPage))
-	if err != nil {
-		return err
-	}
-	out := make([]interactionJSON, len(list))
-	for i := range list {
-		out[i] = interactionOut(&list[i])
-	}
-	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/interactions"
-	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.Sent("per_page")))
+	return interactions.listPage(s, c, "interactions", (*store.Store).Interactions)
 }
 
 // interactions serves the interactions of a person (see child).

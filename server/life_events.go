@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -32,19 +30,9 @@ func lifeEventOut(ev *store.LifeEvent) lifeEventJSON {
 }
 
 func (s *Server) handleLifeEventList(c echo.Context) error {
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	events, err := s.store.LifeEvents(c.Request().Context(), input.Account(c), personID)
-	if err != nil {
-		return err
-	}
-	out := make([]lifeEventJSON, len(events))
-	for i := range events {
-		out[i] = lifeEventOut(&events[i])
-	}
-	return c.JSON(http.StatusOK, dataBody[[]lifeEventJSON]{out})
+	return lifeEvents.listAll(c, func(c echo.Context, acct, person int64) ([]store.LifeEvent, error) {
+		return s.store.LifeEvents(c.Request().Context(), acct, person)
+	})
 }
 
 // lifeEvents serves the events of a person (see child).

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"net/http"
-	"strconv"
-
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -23,29 +20,7 @@ func noteOut(n store.Note) noteJSON {
 }
 
 func (s *Server) handleNoteList(c echo.Context) error {
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := input.ReadParams(c)
-	if err != nil {
-		return err
-	}
-	page, perPage := readPage(p)
-	ctx, acct := c.Request().Context(), input.Account(c)
-	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	notes, total, err := s.store.Notes(ctx, acct, personID, perPage, input.PageOffset(page, perPage))
-	if err != nil {
-		return err
-	}
-	out := make([]noteJSON, len(notes))
-	for i, n := range notes {
-		out[i] = noteOut(n)
-	}
-	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/notes"
-	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.Sent("per_page")))
+	return notes.listPage(s, c, "notes", (*store.Store).Notes)
 }
 
 // notes serves the notes of a person (see child).

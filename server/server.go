@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kith/rate"
+	"kith/server/input"
 	"kith/server/remind"
 	"kith/server/web"
 	"kith/store"
@@ -211,4 +212,18 @@ func (s *Server) fromProxy(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// The caller's calendar: ages and "today" are counted in the user's own
+// time zone, by persons, ages and the profile alike.
+
+// userDay returns the requesting user's time zone and today's date in it.
+func (s *Server) userDay(c echo.Context) (time.Time, *time.Location) {
+	return input.Today(c, s.store.Now())
+}
+
+// today is the caller's date, without its zone.
+func (s *Server) today(c echo.Context) time.Time {
+	t, _ := s.userDay(c)
+	return t
 }

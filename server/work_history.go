@@ -1,9 +1,6 @@
 package server
 
 import (
-	"net/http"
-	"strconv"
-
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -31,29 +28,7 @@ func workEntryOut(w *store.WorkEntry) workEntryJSON {
 }
 
 func (s *Server) handleWorkHistoryList(c echo.Context) error {
-	ctx, acct := c.Request().Context(), input.Account(c)
-	personID, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := input.ReadParams(c)
-	if err != nil {
-		return err
-	}
-	page, perPage := readPage(p)
-	if err := input.Validated(p, s.personExists(ctx, acct, personID)); err != nil {
-		return err
-	}
-	entries, total, err := s.store.WorkHistory(ctx, acct, personID, perPage, input.PageOffset(page, perPage))
-	if err != nil {
-		return err
-	}
-	out := make([]workEntryJSON, len(entries))
-	for i := range entries {
-		out[i] = workEntryOut(&entries[i])
-	}
-	path := s.base(c) + "/api/persons/" + strconv.FormatInt(personID, 10) + "/work-history"
-	return c.JSON(http.StatusOK, pageOf(path, out, page, perPage, total, p.Sent("per_page")))
+	return workEntries.listPage(s, c, "work-history", (*store.Store).WorkHistory)
 }
 
 // workEntries serves the work history of a person (see child).

@@ -18,8 +18,8 @@ func loginForm(token string) Form {
 	}}
 }
 
-// handleWebLoginPage shows the sign-in form, or sends a signed-in user on.
-func (a *App) handleWebLoginPage(c echo.Context) error {
+// handleLoginPage shows the sign-in form, or sends a signed-in user on.
+func (a *App) handleLoginPage(c echo.Context) error {
 	if _, ok := input.Session(c); ok {
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
@@ -38,9 +38,9 @@ func (a *App) loginPage(c echo.Context, status int, email string, errs map[strin
 	return a.render(c, status, "login", Page{Title: "Log in", Data: f})
 }
 
-// handleWebLogin checks the form as the API's login does, under the same
+// handleLogin checks the form as the API's login does, under the same
 // throttles, and starts a session.
-func (a *App) handleWebLogin(c echo.Context) error {
+func (a *App) handleLogin(c echo.Context) error {
 	if err := input.ParseForm(c); err != nil {
 		return err
 	}
@@ -83,9 +83,9 @@ func webLoginRefusal(ae *input.Error) string {
 	return ae.Message
 }
 
-// handleWebLogout ends the session: its row goes, so the cookie signs
+// handleLogout ends the session: its row goes, so the cookie signs
 // nobody in even if a copy of it survives.
-func (a *App) handleWebLogout(c echo.Context) error {
+func (a *App) handleLogout(c echo.Context) error {
 	sess, _ := input.Session(c)
 	if err := a.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
 		return err
@@ -94,8 +94,8 @@ func (a *App) handleWebLogout(c echo.Context) error {
 	return a.seeOther(c, "/login", "You are logged out.")
 }
 
-// handleWebResend sends a new verification link, under the API's budget.
-func (a *App) handleWebResend(c echo.Context) error {
+// handleResend sends a new verification link, under the API's budget.
+func (a *App) handleResend(c echo.Context) error {
 	sess, _ := input.Session(c)
 	if wait, blocked := a.o.Resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
 		askToWait(c, wait)

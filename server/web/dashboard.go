@@ -40,9 +40,9 @@ type dashboardCall struct {
 	Person, When string
 }
 
-// handleWebDashboard is the home page: what is coming up, what is to do,
+// handleDashboard is the home page: what is coming up, what is to do,
 // who is due for a call; what the digests send, for the next two weeks.
-func (a *App) handleWebDashboard(c echo.Context) error {
+func (a *App) handleDashboard(c echo.Context) error {
 	d := a.datesOf(c)
 	src, err := a.o.Upcoming(c.Request().Context(), input.Account(c), d.today, dashboardDays, d.loc)
 	if err != nil {

@@ -95,11 +95,11 @@ func (a *App) journalsPage(c echo.Context, status int, values url.Values, errs m
 	return a.render(c, status, "journals", Page{Title: "Journals", Nav: "journals", Data: v})
 }
 
-func (a *App) handleWebJournals(c echo.Context) error {
+func (a *App) handleJournals(c echo.Context) error {
 	return a.journalsPage(c, http.StatusOK, nil, nil)
 }
 
-func (a *App) handleWebJournalCreate(c echo.Context) error {
+func (a *App) handleJournalCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name := input.Journal(p)
 	err := p.Err()
@@ -181,7 +181,7 @@ func (a *App) journalPage(c echo.Context, status int, j store.Journal, f journal
 	return a.render(c, status, "journal", Page{Title: j.Name, Nav: "journals", Data: v})
 }
 
-func (a *App) handleWebJournal(c echo.Context) error {
+func (a *App) handleJournal(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err
@@ -189,8 +189,8 @@ func (a *App) handleWebJournal(c echo.Context) error {
 	return a.journalPage(c, http.StatusOK, j, journalForms{})
 }
 
-// handleWebJournalRename renames the journal, by the API's rules.
-func (a *App) handleWebJournalRename(c echo.Context) error {
+// handleJournalRename renames the journal, by the API's rules.
+func (a *App) handleJournalRename(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err
@@ -210,8 +210,8 @@ func (a *App) handleWebJournalRename(c echo.Context) error {
 	return a.seeOther(c, "/journals/"+itoa64(j.ID), "Renamed to "+flashName(j.Name)+".")
 }
 
-// handleWebJournalDelete deletes the journal with its entries.
-func (a *App) handleWebJournalDelete(c echo.Context) error {
+// handleJournalDelete deletes the journal with its entries.
+func (a *App) handleJournalDelete(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err
@@ -264,9 +264,9 @@ func digits(s string, n int) bool {
 	return true
 }
 
-// handleWebEntryOpen opens the journal's entry for a date: made now if
+// handleEntryOpen opens the journal's entry for a date: made now if
 // the journal had none, as the API's entry by date does.
-func (a *App) handleWebEntryOpen(c echo.Context) error {
+func (a *App) handleEntryOpen(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
 		return err

@@ -30,9 +30,9 @@ type personRow struct {
 	Name, Nickname string
 }
 
-// handleWebPeople lists the account's people, or those a search finds:
+// handlePeople lists the account's people, or those a search finds:
 // the API's search, so any part of a name, nickname or email.
-func (a *App) handleWebPeople(c echo.Context) error {
+func (a *App) handlePeople(c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
 	q := c.QueryParam("q")
 	page, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
@@ -162,11 +162,11 @@ func (a *App) personFormPage(c echo.Context, status int, per *store.Person, valu
 		Data: personFormView{Form: f.Fill(values, errs), Person: per}})
 }
 
-func (a *App) handleWebPersonNew(c echo.Context) error {
+func (a *App) handlePersonNew(c echo.Context) error {
 	return a.personFormPage(c, http.StatusOK, nil, nil, nil)
 }
 
-func (a *App) handleWebPersonCreate(c echo.Context) error {
+func (a *App) handlePersonCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	in := input.Person(p)
 	err := p.Err()
@@ -194,7 +194,7 @@ func (a *App) webPerson(c echo.Context) (store.Person, error) {
 	return a.store.Person(c.Request().Context(), input.Account(c), id)
 }
 
-func (a *App) handleWebPersonEdit(c echo.Context) error {
+func (a *App) handlePersonEdit(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -202,10 +202,10 @@ func (a *App) handleWebPersonEdit(c echo.Context) error {
 	return a.personFormPage(c, http.StatusOK, &per, personValues(per), nil)
 }
 
-// handleWebPersonUpdate replaces the person's fields, as the API's PUT
+// handlePersonUpdate replaces the person's fields, as the API's PUT
 // does; whether they are listed and protected, which the form does not
 // show, stay as they were.
-func (a *App) handleWebPersonUpdate(c echo.Context) error {
+func (a *App) handlePersonUpdate(c echo.Context) error {
 	ctx, acct := c.Request().Context(), input.Account(c)
 	per, err := a.webPerson(c)
 	if err != nil {
@@ -228,7 +228,7 @@ func (a *App) handleWebPersonUpdate(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID), "Saved.")
 }
 
-func (a *App) handleWebPersonDelete(c echo.Context) error {
+func (a *App) handlePersonDelete(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err

@@ -31,7 +31,7 @@ type fact struct{ Label, Value string }
 
 type personSection struct {
 	Slug, Title, Noun string
-	Items             []kindItem
+	Items             []childItem
 	Form              Form
 }
 
@@ -42,7 +42,7 @@ type failed struct {
 	errs   map[string][]string
 }
 
-func (a *App) handleWebPerson(c echo.Context) error {
+func (a *App) handlePerson(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -213,8 +213,8 @@ func lookValues(p store.Person) url.Values {
 	return out
 }
 
-// handleWebAge sets the person's age with the API's rules.
-func (a *App) handleWebAge(c echo.Context) error {
+// handleAge sets the person's age with the API's rules.
+func (a *App) handleAge(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -231,7 +231,7 @@ func (a *App) handleWebAge(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#age", "Age saved.")
 }
 
-func (a *App) handleWebAppearance(c echo.Context) error {
+func (a *App) handleAppearance(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err
@@ -247,8 +247,8 @@ func (a *App) handleWebAppearance(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#appearance", "Appearance saved.")
 }
 
-// handleWebStayInTouch sets how often to get in touch; empty stops it.
-func (a *App) handleWebStayInTouch(c echo.Context) error {
+// handleStayInTouch sets how often to get in touch; empty stops it.
+func (a *App) handleStayInTouch(c echo.Context) error {
 	per, err := a.webPerson(c)
 	if err != nil {
 		return err

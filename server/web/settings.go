@@ -58,7 +58,7 @@ type settingsState struct {
 // takes, in order.
 var zoneOptions = Choices(strings.Fields(input.ZoneList)...)
 
-func (a *App) handleWebSettings(c echo.Context) error {
+func (a *App) handleSettings(c echo.Context) error {
 	return a.settingsPage(c, http.StatusOK, settingsState{})
 }
 
@@ -160,7 +160,7 @@ func failedForm(c echo.Context, form string, err error) settingsState {
 	return settingsState{failed: failed{form: form, values: c.Request().PostForm, errs: input.FieldErrors(err)}}
 }
 
-func (a *App) handleWebProfile(c echo.Context) error {
+func (a *App) handleProfile(c echo.Context) error {
 	_, err := a.o.UpdateProfile(c, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
 		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
@@ -171,8 +171,8 @@ func (a *App) handleWebProfile(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Profile saved.")
 }
 
-// handleWebReminders sets when the digest goes out and how far it looks.
-func (a *App) handleWebReminders(c echo.Context) error {
+// handleReminders sets when the digest goes out and how far it looks.
+func (a *App) handleReminders(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	rs := input.ReminderSettings(p)
@@ -189,7 +189,7 @@ func (a *App) handleWebReminders(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Reminders saved.")
 }
 
-func (a *App) handleWebTimezone(c echo.Context) error {
+func (a *App) handleTimezone(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	tz := input.Timezone(p)

@@ -69,9 +69,9 @@ func channelForm(csrf string) Form {
 	}}
 }
 
-// handleWebChannelCreate adds a channel; a webhook's signing key that
+// handleChannelCreate adds a channel; a webhook's signing key that
 // Kith makes is shown this once, on the page that answers.
-func (a *App) handleWebChannelCreate(c echo.Context) error {
+func (a *App) handleChannelCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	in := input.Channel(p, true)
@@ -106,9 +106,9 @@ func (a *App) webChannel(c echo.Context) (store.Channel, error) {
 	return a.store.Channel(c.Request().Context(), sess.UserID, id)
 }
 
-// handleWebChannelToggle turns a channel's digest on or off, keeping the
+// handleChannelToggle turns a channel's digest on or off, keeping the
 // rest of it, its token included.
-func (a *App) handleWebChannelToggle(c echo.Context) error {
+func (a *App) handleChannelToggle(c echo.Context) error {
 	sess, _ := input.Session(c)
 	ch, err := a.webChannel(c)
 	if err != nil {
@@ -124,9 +124,9 @@ func (a *App) handleWebChannelToggle(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Channel turned off.")
 }
 
-// handleWebChannelTest sends the sample digest, as the API's test does;
+// handleChannelTest sends the sample digest, as the API's test does;
 // a failure is shown beside the channel.
-func (a *App) handleWebChannelTest(c echo.Context) error {
+func (a *App) handleChannelTest(c echo.Context) error {
 	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
@@ -141,7 +141,7 @@ func (a *App) handleWebChannelTest(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Test sent: check that it arrived.")
 }
 
-func (a *App) handleWebChannelDelete(c echo.Context) error {
+func (a *App) handleChannelDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	ch, err := a.webChannel(c)
 	if err != nil {
@@ -199,7 +199,7 @@ func (a *App) channelEditPage(c echo.Context, status int, ch store.Channel, valu
 	return a.settingsEdit(c, status, title, "/settings#channels", f)
 }
 
-func (a *App) handleWebChannelEdit(c echo.Context) error {
+func (a *App) handleChannelEdit(c echo.Context) error {
 	ch, err := a.webChannel(c)
 	if err != nil {
 		return err
@@ -207,10 +207,10 @@ func (a *App) handleWebChannelEdit(c echo.Context) error {
 	return a.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(ch.URL)}}, nil)
 }
 
-// handleWebChannelUpdate saves a channel's name, URL and token by the
+// handleChannelUpdate saves a channel's name, URL and token by the
 // API's rules; its kind and its digest's switch stay as they are, and an
 // empty token keeps the one it has.
-func (a *App) handleWebChannelUpdate(c echo.Context) error {
+func (a *App) handleChannelUpdate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	ch, err := a.webChannel(c)
 	if err != nil {

@@ -57,9 +57,9 @@ func (a *App) importFailed(c echo.Context, status int, form string, err error) e
 	return a.settingsPage(c, status, st)
 }
 
-// handleWebImport restores a Kith export, sent as a file, as POST
+// handleImport restores a Kith export, sent as a file, as POST
 // /api/import does.
-func (a *App) handleWebImport(c echo.Context) error {
+func (a *App) handleImport(c echo.Context) error {
 	sess, _ := input.Session(c)
 	doc, err := importFile(c)
 	if input.FieldErrors(err) != nil {
@@ -97,10 +97,10 @@ func (a *App) handleWebImport(c echo.Context) error {
 	return a.render(c, http.StatusOK, "settings_import", Page{Title: v.Title, Nav: "settings", Data: v})
 }
 
-// handleWebVCardImport creates or updates a person for each card of a
+// handleVCardImport creates or updates a person for each card of a
 // vCard file, as POST /api/import/vcard does, and lists the cards it
 // skipped.
-func (a *App) handleWebVCardImport(c echo.Context) error {
+func (a *App) handleVCardImport(c echo.Context) error {
 	body, err := transfer.VCardFile(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {

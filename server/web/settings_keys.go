@@ -40,9 +40,9 @@ func keyForm(csrf string) Form {
 	}}
 }
 
-// handleWebKeyCreate makes a key and shows its token, this once: the
+// handleKeyCreate makes a key and shows its token, this once: the
 // page is the answer, not a redirect, so that no URL or cookie holds it.
-func (a *App) handleWebKeyCreate(c echo.Context) error {
+func (a *App) handleKeyCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
 	label := p.RequiredText("label", 255)
@@ -57,7 +57,7 @@ func (a *App) handleWebKeyCreate(c echo.Context) error {
 	return a.settingsPage(c, http.StatusOK, settingsState{token: token, tokenName: k.Name})
 }
 
-func (a *App) handleWebKeyDelete(c echo.Context) error {
+func (a *App) handleKeyDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "key", store.ErrAPIKeyNotFound)
 	if err != nil {
@@ -73,9 +73,9 @@ func (a *App) handleWebKeyDelete(c echo.Context) error {
 	return a.seeOther(c, "/settings", "Key “"+remind.Clip(k.Name, 80)+"” revoked.")
 }
 
-// handleWebFeedCreate makes the calendar feed, or a new address for it
+// handleFeedCreate makes the calendar feed, or a new address for it
 // that voids the old one, and shows the address this once.
-func (a *App) handleWebFeedCreate(c echo.Context) error {
+func (a *App) handleFeedCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	_, secret, err := a.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
 	if err != nil {
@@ -85,7 +85,7 @@ func (a *App) handleWebFeedCreate(c echo.Context) error {
 	return a.settingsPage(c, http.StatusOK, settingsState{feedURL: a.base(c) + "/ical/" + secret + ".ics"})
 }
 
-func (a *App) handleWebFeedDelete(c echo.Context) error {
+func (a *App) handleFeedDelete(c echo.Context) error {
 	sess, _ := input.Session(c)
 	err := a.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrCalendarFeedNotFound) {

@@ -53,7 +53,7 @@ func (a *App) webGender(c echo.Context) (store.Gender, error) {
 	return a.store.Gender(c.Request().Context(), input.Account(c), id)
 }
 
-func (a *App) handleWebCategoryCreate(c echo.Context) error {
+func (a *App) handleCategoryCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name, color := input.Category(p)
 	err := p.Err()
@@ -74,7 +74,7 @@ func (a *App) categoryEditPage(c echo.Context, status int, cat store.TaskCategor
 	return a.settingsEdit(c, status, "Edit category · "+cat.Name, "/settings#categories", f)
 }
 
-func (a *App) handleWebCategoryEdit(c echo.Context) error {
+func (a *App) handleCategoryEdit(c echo.Context) error {
 	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func (a *App) handleWebCategoryEdit(c echo.Context) error {
 	return a.categoryEditPage(c, http.StatusOK, cat, url.Values{"name": {cat.Name}, "color": {cat.Color}}, nil)
 }
 
-func (a *App) handleWebCategoryUpdate(c echo.Context) error {
+func (a *App) handleCategoryUpdate(c echo.Context) error {
 	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
@@ -102,9 +102,9 @@ func (a *App) handleWebCategoryUpdate(c echo.Context) error {
 	return a.seeOther(c, "/settings#categories", "Category saved.")
 }
 
-// handleWebCategoryDelete deletes a category; its tasks stay,
+// handleCategoryDelete deletes a category; its tasks stay,
 // uncategorised.
-func (a *App) handleWebCategoryDelete(c echo.Context) error {
+func (a *App) handleCategoryDelete(c echo.Context) error {
 	cat, err := a.webCategory(c)
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ func (a *App) handleWebCategoryDelete(c echo.Context) error {
 	return a.seeOther(c, "/settings#categories", "Category “"+cat.Name+"” deleted.")
 }
 
-func (a *App) handleWebGenderCreate(c echo.Context) error {
+func (a *App) handleGenderCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	name, _ := input.Gender(p, false)
 	err := p.Err()
@@ -136,7 +136,7 @@ func (a *App) genderEditPage(c echo.Context, status int, g store.Gender, values 
 	return a.settingsEdit(c, status, "Edit gender · "+g.Name, "/settings#genders", f)
 }
 
-func (a *App) handleWebGenderEdit(c echo.Context) error {
+func (a *App) handleGenderEdit(c echo.Context) error {
 	g, err := a.webGender(c)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func (a *App) handleWebGenderEdit(c echo.Context) error {
 	return a.genderEditPage(c, http.StatusOK, g, url.Values{"name": {g.Name}, "position": {strconv.FormatInt(g.Position, 10)}}, nil)
 }
 
-func (a *App) handleWebGenderUpdate(c echo.Context) error {
+func (a *App) handleGenderUpdate(c echo.Context) error {
 	g, err := a.webGender(c)
 	if err != nil {
 		return err
@@ -164,9 +164,9 @@ func (a *App) handleWebGenderUpdate(c echo.Context) error {
 	return a.seeOther(c, "/settings#genders", "Gender saved.")
 }
 
-// handleWebGenderDelete deletes a gender, as the API does: the people
+// handleGenderDelete deletes a gender, as the API does: the people
 // who have it stay, without a gender.
-func (a *App) handleWebGenderDelete(c echo.Context) error {
+func (a *App) handleGenderDelete(c echo.Context) error {
 	g, err := a.webGender(c)
 	if err != nil {
 		return err

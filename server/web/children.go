@@ -12,17 +12,17 @@ import (
 	"kith/store"
 )
 
-// webKind is one kind of a person's things (contact details, tasks,
+// Child is one kind of a person's records (contact details, tasks,
 // notes, …) as the person page lists, adds, edits and deletes it. Each is
-// made from the API's child resource by kindOf, so the page checks a form
-// with the API's rules and words its errors with the API's messages.
+// made from input's Child by childOf, so the page checks a form with the
+// API's rules and words its errors with the API's messages.
 type Child struct {
 	Slug  string // the path segment, as the API's: contact-details
 	Title string // the section's heading
 	Noun  string // one of them, for buttons: "contact detail"
 	// fields are the form's; c is for what depends on the account.
 	fields func(a *App, c echo.Context) ([]Field, error)
-	list   func(a *App, ctx context.Context, d dates, acct, person int64) ([]kindItem, error)
+	list   func(a *App, ctx context.Context, d dates, acct, person int64) ([]childItem, error)
 	values func(a *App, ctx context.Context, d dates, acct, person, id int64) (url.Values, error)
 	// save creates (id 0) or replaces one from the form; a missing row is
 	// its not-found error, before any error of the form.
@@ -30,8 +30,8 @@ type Child struct {
 	remove func(st *store.Store, ctx context.Context, acct, person, id int64) error
 }
 
-// kindItem is one thing as the person page lists it.
-type kindItem struct {
+// childItem is one record as the person page lists it.
+type childItem struct {
 	ID     int64
 	Title  string
 	Detail string
@@ -41,21 +41,21 @@ type kindItem struct {
 	Task, Done bool
 }
 
-// kindOf makes a webKind of the API's child resource r: list reads the
+// childOf makes a Child of input's r: list reads the
 // person's, show draws one, values fills the edit form with one.
-func kindOf[T, In any](r input.Child[T, In], slug, title, noun string,
+func childOf[T, In any](r input.Child[T, In], slug, title, noun string,
 	fields func(a *App, c echo.Context) ([]Field, error),
 	list func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error),
-	show func(v *T, d dates) kindItem,
+	show func(v *T, d dates) childItem,
 	values func(v *T, d dates) url.Values,
 ) Child {
 	return Child{Slug: slug, Title: title, Noun: noun, fields: fields, remove: r.Remove,
-		list: func(a *App, ctx context.Context, d dates, acct, person int64) ([]kindItem, error) {
+		list: func(a *App, ctx context.Context, d dates, acct, person int64) ([]childItem, error) {
 			vs, err := list(a.store, ctx, acct, person)
 			if err != nil {
 				return nil, err
 			}
-			out := make([]kindItem, len(vs))
+			out := make([]childItem, len(vs))
 			for i := range vs {
 				out[i] = show(&vs[i], d)
 			}
@@ -93,9 +93,9 @@ func fixed(fs ...Field) func(*App, echo.Context) ([]Field, error) {
 	return func(*App, echo.Context) ([]Field, error) { return fs, nil }
 }
 
-// webKinds are the kinds the person page shows, in its order.
+// Children are the kinds the person page shows, in its order.
 var Children = []Child{
-	kindOf(input.ContactDetails, "contact-details", "Contact details", "contact detail",
+	childOf(input.ContactDetails, "contact-details", "Contact details", "contact detail",
 		fixed(
 			Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds)},
 			Field{Name: "value", Label: "Value", Type: "text", Hint: "The address, number, URL or handle. Not for a postal address."},
@@ -110,25 +110,25 @@ var Children = []Child{
 		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.ContactDetail, error) {
 			return st.ContactDetails(ctx, acct, person, "")
 		},
-		func(v *store.ContactDetail, _ dates) kindItem {
+		func(v *store.ContactDetail, _ dates) childItem {
 			title := deref(v.Value)
 			if v.Kind == "address" {
 				title = joinSet(", ", v.Street, v.City, v.PostalCode, v.Region, v.Country)
 			}
-			return kindItem{ID: v.ID, Title: title, Detail: joinSet(" · ", ptr(words(v.Kind)), v.Label, v.Network)}
+			return childItem{ID: v.ID, Title: title, Detail: joinSet(" · ", ptr(words(v.Kind)), v.Label, v.Network)}
 		},
 		func(v *store.ContactDetail, _ dates) url.Values {
 			return strs("kind", ptr(v.Kind), "value", v.Value, "label", v.Label, "network", v.Network, "street", v.Street,
 				"city", v.City, "postal_code", v.PostalCode, "region", v.Region, "country", v.Country)
 		}),
-	kindOf(input.ImportantDates, "important-dates", "Important dates", "important date",
+	childOf(input.ImportantDates, "important-dates", "Important dates", "important date",
 		fixed(
 			Field{Name: "label", Label: "Label", Type: "text", Required: true, Hint: "Wedding, name day, …"},
 			Field{Name: "date", Label: "Date", Type: "text", Required: true, Hint: "YYYY-MM-DD, or --MM-DD when the year is unknown"},
 			Field{Name: "remind_yearly", Label: "Remind me every year", Type: "checkbox"},
 		),
 		(*store.Store).ImportantDates,
-		func(v *store.ImportantDate, d dates) kindItem {
+		func(v *store.ImportantDate, d dates) childItem {
 			detail := d.monthDay(v.Month, v.Day)
 			if v.Year != nil {
 				detail = d.day(dateOfYMD(*v.Year, v.Month, v.Day))
@@ -136,7 +136,7 @@ var Children = []Child{
 			if v.RemindYearly {
 				detail += " · reminded every year"
 			}
-			return kindItem{ID: v.ID, Title: v.Label, Detail: detail}
+			return childItem{ID: v.ID, Title: v.Label, Detail: detail}
 		},
 		func(v *store.ImportantDate, _ dates) url.Values {
 			date := "--" + pad2(v.Month) + "-" + pad2(v.Day)
@@ -145,7 +145,7 @@ var Children = []Child{
 			}
 			return url.Values{"label": {v.Label}, "date": {date}, "remind_yearly": {strconv.FormatBool(v.RemindYearly)}}
 		}),
-	kindOf(input.Tasks, "tasks", "Tasks", "task",
+	childOf(input.Tasks, "tasks", "Tasks", "task",
 		func(a *App, c echo.Context) ([]Field, error) {
 			cats, err := a.store.TaskCategories(c.Request().Context(), input.Account(c))
 			if err != nil {
@@ -162,8 +162,8 @@ var Children = []Child{
 			}, nil
 		},
 		(*store.Store).Tasks,
-		func(v *store.Task, d dates) kindItem {
-			it := kindItem{ID: v.ID, Title: v.Name, Task: true, Done: v.IsCompleted}
+		func(v *store.Task, d dates) childItem {
+			it := childItem{ID: v.ID, Title: v.Name, Task: true, Done: v.IsCompleted}
 			var parts []string
 			if v.DueAt != nil {
 				parts = append(parts, "due "+d.unixDay(*v.DueAt))
@@ -187,31 +187,31 @@ var Children = []Child{
 			}
 			return out
 		}),
-	kindOf(input.Notes, "notes", "Notes", "note",
+	childOf(input.Notes, "notes", "Notes", "note",
 		fixed(Field{Name: "content", Label: "Note", Type: "textarea", Required: true}),
 		firstPage((*store.Store).Notes),
-		func(v *store.Note, d dates) kindItem {
-			return kindItem{ID: v.ID, Long: v.Content, Detail: d.moment(v.CreatedAt)}
+		func(v *store.Note, d dates) childItem {
+			return childItem{ID: v.ID, Long: v.Content, Detail: d.moment(v.CreatedAt)}
 		},
 		func(v *store.Note, _ dates) url.Values { return url.Values{"content": {v.Content}} }),
-	kindOf(input.Interactions, "interactions", "Interactions", "interaction",
+	childOf(input.Interactions, "interactions", "Interactions", "interaction",
 		fixed(
 			Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.InteractionKinds)},
 			Field{Name: "happened_on", Label: "On", Type: "date", Required: true},
 			Field{Name: "note", Label: "Note", Type: "textarea"},
 		),
 		firstPage((*store.Store).Interactions),
-		func(v *store.Interaction, d dates) kindItem {
+		func(v *store.Interaction, d dates) childItem {
 			detail := v.HappenedOn
 			if t, err := parseDate(v.HappenedOn); err == nil {
 				detail = d.day(t)
 			}
-			return kindItem{ID: v.ID, Title: words(v.Kind) + " · " + detail, Long: deref(v.Note)}
+			return childItem{ID: v.ID, Title: words(v.Kind) + " · " + detail, Long: deref(v.Note)}
 		},
 		func(v *store.Interaction, _ dates) url.Values {
 			return strs("kind", ptr(v.Kind), "happened_on", ptr(v.HappenedOn), "note", v.Note)
 		}),
-	kindOf(input.Gifts, "gifts", "Gifts", "gift",
+	childOf(input.Gifts, "gifts", "Gifts", "gift",
 		fixed(
 			Field{Name: "name", Label: "Gift", Type: "text", Required: true},
 			Field{Name: "status", Label: "Status", Type: "select", Options: labelled(store.GiftStatuses)},
@@ -220,12 +220,12 @@ var Children = []Child{
 			Field{Name: "date", Label: "Date", Type: "date"},
 		),
 		(*store.Store).Gifts,
-		func(v *store.Gift, d dates) kindItem {
+		func(v *store.Gift, d dates) childItem {
 			var on *string
 			if v.GiftedAt != nil {
 				on = ptr(d.unixDay(*v.GiftedAt))
 			}
-			return kindItem{ID: v.ID, Title: v.Name, Detail: joinSet(" · ", ptr(words(v.Status)), v.Occasion, on, v.URL)}
+			return childItem{ID: v.ID, Title: v.Name, Detail: joinSet(" · ", ptr(words(v.Status)), v.Occasion, on, v.URL)}
 		},
 		func(v *store.Gift, d dates) url.Values {
 			out := strs("name", ptr(v.Name), "status", ptr(v.Status), "occasion", v.Occasion, "url", v.URL)
@@ -234,7 +234,7 @@ var Children = []Child{
 			}
 			return out
 		}),
-	kindOf(input.LifeEvents, "life-events", "Life events", "life event",
+	childOf(input.LifeEvents, "life-events", "Life events", "life event",
 		fixed(
 			Field{Name: "description", Label: "What happened", Type: "text", Required: true},
 			Field{Name: "happened_at", Label: "When", Type: "date", Required: true},
@@ -242,12 +242,12 @@ var Children = []Child{
 			Field{Name: "should_be_reminded", Label: "Remind me every year", Type: "checkbox"},
 		),
 		(*store.Store).LifeEvents,
-		func(v *store.LifeEvent, d dates) kindItem {
+		func(v *store.LifeEvent, d dates) childItem {
 			detail := d.unixDay(v.HappenedAt)
 			if v.ShouldBeReminded {
 				detail += " · reminded every year"
 			}
-			return kindItem{ID: v.ID, Title: v.Description, Detail: detail, Long: deref(v.Comment)}
+			return childItem{ID: v.ID, Title: v.Description, Detail: detail, Long: deref(v.Comment)}
 		},
 		func(v *store.LifeEvent, d dates) url.Values {
 			out := strs("description", ptr(v.Description), "comment", v.Comment)
@@ -255,7 +255,7 @@ var Children = []Child{
 			out.Set("should_be_reminded", strconv.FormatBool(v.ShouldBeReminded))
 			return out
 		}),
-	kindOf(input.WorkEntries, "work-history", "Work history", "job",
+	childOf(input.WorkEntries, "work-history", "Work history", "job",
 		fixed(
 			Field{Name: "job_title", Label: "Job title", Type: "text", Required: true},
 			Field{Name: "company_name", Label: "Company", Type: "text"},
@@ -264,7 +264,7 @@ var Children = []Child{
 			Field{Name: "active", Label: "Their current job", Type: "checkbox"},
 		),
 		firstPage((*store.Store).WorkHistory),
-		func(v *store.WorkEntry, _ dates) kindItem {
+		func(v *store.WorkEntry, _ dates) childItem {
 			title := v.JobTitle
 			if v.CompanyName != nil {
 				title += " at " + *v.CompanyName
@@ -273,7 +273,7 @@ var Children = []Child{
 			if v.Active {
 				now = ptr("current")
 			}
-			return kindItem{ID: v.ID, Title: title, Detail: joinSet(" · ", now, v.Duration, v.EstimatedSalary)}
+			return childItem{ID: v.ID, Title: title, Detail: joinSet(" · ", now, v.Duration, v.EstimatedSalary)}
 		},
 		func(v *store.WorkEntry, _ dates) url.Values {
 			out := strs("job_title", ptr(v.JobTitle), "company_name", v.CompanyName, "duration", v.Duration, "estimated_salary", v.EstimatedSalary)
@@ -288,7 +288,7 @@ var Children = []Child{
 const webListMax = 100
 
 // firstPage reads the first webListMax of a paginated list of a person's
-// things.
+// records.
 func firstPage[T any](list func(*store.Store, context.Context, int64, int64, int64, int64) ([]T, int64, error)) func(*store.Store, context.Context, int64, int64) ([]T, error) {
 	return func(st *store.Store, ctx context.Context, acct, person int64) ([]T, error) {
 		vs, _, err := list(st, ctx, acct, person, webListMax, 0)
@@ -296,8 +296,8 @@ func firstPage[T any](list func(*store.Store, context.Context, int64, int64, int
 	}
 }
 
-// webKindOf finds a kind by its path segment.
-func webKindOf(slug string) (Child, bool) {
+// childBySlug finds a kind by its path segment.
+func childBySlug(slug string) (Child, bool) {
 	for _, k := range Children {
 		if k.Slug == slug {
 			return k, true

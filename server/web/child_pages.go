@@ -10,10 +10,10 @@ import (
 	"kith/store"
 )
 
-// webThing reads the person and the kind the path names; an unknown kind
+// personChild reads the person and the kind the path names; an unknown kind
 // is a 404 as any unknown path.
-func (a *App) webThing(c echo.Context) (store.Person, Child, error) {
-	k, ok := webKindOf(c.Param("kind"))
+func (a *App) personChild(c echo.Context) (store.Person, Child, error) {
+	k, ok := childBySlug(c.Param("kind"))
 	if !ok {
 		return store.Person{}, Child{}, echo.ErrNotFound
 	}
@@ -21,9 +21,9 @@ func (a *App) webThing(c echo.Context) (store.Person, Child, error) {
 	return per, k, err
 }
 
-// webThingItem is webThing with the id of the thing the path names.
-func (a *App) webThingItem(c echo.Context) (store.Person, Child, int64, error) {
-	per, k, err := a.webThing(c)
+// personChildItem is personChild with the id of the record the path names.
+func (a *App) personChildItem(c echo.Context) (store.Person, Child, int64, error) {
+	per, k, err := a.personChild(c)
 	if err != nil {
 		return per, k, 0, err
 	}
@@ -31,10 +31,10 @@ func (a *App) webThingItem(c echo.Context) (store.Person, Child, int64, error) {
 	return per, k, id, err
 }
 
-// handleWebThingCreate adds one of the person's things from the form
+// handleChildCreate adds one of the person's records from the form
 // in its section; errors draw the person page again with that form open.
-func (a *App) handleWebThingCreate(c echo.Context) error {
-	per, k, err := a.webThing(c)
+func (a *App) handleChildCreate(c echo.Context) error {
+	per, k, err := a.personChild(c)
 	if err != nil {
 		return err
 	}
@@ -48,15 +48,15 @@ func (a *App) handleWebThingCreate(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" added.")
 }
 
-type thingFormView struct {
+type childFormView struct {
 	Person store.Person
 	Name   string
 	Form   Form
 	Back   string
 }
 
-// thingForm draws the edit form of one of the person's things.
-func (a *App) thingForm(c echo.Context, status int, per store.Person, k Child, id int64, values url.Values, errs map[string][]string) error {
+// childForm draws the edit form of one of the person's records.
+func (a *App) childForm(c echo.Context, status int, per store.Person, k Child, id int64, values url.Values, errs map[string][]string) error {
 	fields, err := k.fields(a, c)
 	if err != nil {
 		return err
@@ -64,12 +64,12 @@ func (a *App) thingForm(c echo.Context, status int, per store.Person, k Child, i
 	base := "/people/" + itoa64(per.ID)
 	f := Form{ID: k.Slug, Action: base + "/" + k.Slug + "/" + itoa64(id), Submit: "Save", CSRF: csrf(c), Fields: fields}
 	name := store.FullName(per.FirstName, per.LastName)
-	return a.render(c, status, "thing_form", Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
-		Data: thingFormView{Person: per, Name: name, Form: f.Fill(values, errs), Back: base + "#" + k.Slug}})
+	return a.render(c, status, "child_form", Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
+		Data: childFormView{Person: per, Name: name, Form: f.Fill(values, errs), Back: base + "#" + k.Slug}})
 }
 
-func (a *App) handleWebThingEdit(c echo.Context) error {
-	per, k, id, err := a.webThingItem(c)
+func (a *App) handleChildEdit(c echo.Context) error {
+	per, k, id, err := a.personChildItem(c)
 	if err != nil {
 		return err
 	}
@@ -77,17 +77,17 @@ func (a *App) handleWebThingEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.thingForm(c, http.StatusOK, per, k, id, values, nil)
+	return a.childForm(c, http.StatusOK, per, k, id, values, nil)
 }
 
-func (a *App) handleWebThingUpdate(c echo.Context) error {
-	per, k, id, err := a.webThingItem(c)
+func (a *App) handleChildUpdate(c echo.Context) error {
+	per, k, id, err := a.personChildItem(c)
 	if err != nil {
 		return err
 	}
 	err = k.save(a, c, input.Account(c), per.ID, id, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
-		return a.thingForm(c, http.StatusUnprocessableEntity, per, k, id, c.Request().PostForm, fe)
+		return a.childForm(c, http.StatusUnprocessableEntity, per, k, id, c.Request().PostForm, fe)
 	}
 	if err != nil {
 		return err
@@ -95,8 +95,8 @@ func (a *App) handleWebThingUpdate(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, "Saved.")
 }
 
-func (a *App) handleWebThingDelete(c echo.Context) error {
-	per, k, id, err := a.webThingItem(c)
+func (a *App) handleChildDelete(c echo.Context) error {
+	per, k, id, err := a.personChildItem(c)
 	if err != nil {
 		return err
 	}
@@ -106,9 +106,9 @@ func (a *App) handleWebThingDelete(c echo.Context) error {
 	return a.seeOther(c, "/people/"+itoa64(per.ID)+"#"+k.Slug, words(k.Noun)+" deleted.")
 }
 
-// handleWebTaskToggle ticks a task, or unticks it, from the person page
+// handleTaskToggle ticks a task, or unticks it, from the person page
 // (back there) or the dashboard (back home).
-func (a *App) handleWebTaskToggle(c echo.Context) error {
+func (a *App) handleTaskToggle(c echo.Context) error {
 	param := "task"
 	if c.Param("person") != "" {
 		if c.Param("kind") != "tasks" {
