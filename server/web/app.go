@@ -64,6 +64,7 @@ type App struct {
 	log   zerolog.Logger
 }
 
+// New makes the web app of o.
 func New(o Options) *App {
 	return &App{o: o, store: o.Store, log: o.Log}
 }

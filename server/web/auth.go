@@ -113,7 +113,7 @@ func (a *App) handleResend(c echo.Context) error {
 	return a.seeOther(c, "/", "A new link is on its way to "+u.Email+".")
 }
 
-// verifiedPage answers the emailed link opened in a browser: a page, where
+// VerifiedPage answers the emailed link opened in a browser: a page, where
 // an API client gets JSON.
 func (a *App) VerifiedPage(c echo.Context, err error) error {
 	webSecurity(func(echo.Context) error { return nil })(c)

@@ -106,7 +106,7 @@ func clipFlash(msg string) string {
 	return msg[:start] + ellipsis + msg[end:]
 }
 
-// webError shows an error as a page, with the API's wording.
+// ErrorPage shows an error as a page, with the API's wording.
 // errorView is what the error page shows: the API's status and words.
 type errorView struct {
 	Status  int

@@ -6,14 +6,15 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// router is where a surface's routes go: the server's, which marks each
-// route as the surface's, for the error handler and authentication to ask.
-type router interface {
+// Router is where the pages' routes go: the server's, which marks each
+// route as a page's (or a file's), for its error handler and its
+// authentication to ask.
+type Router interface {
 	Add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route
 }
 
-// pageRoutes adds GET (with HEAD) and POST routes to a router.
-type pageRoutes struct{ router }
+// pageRoutes adds GET (with HEAD) and POST routes to a Router.
+type pageRoutes struct{ Router }
 
 // get serves GET and HEAD: HEAD runs the same handler, and the server
 // drops what it writes.
@@ -26,10 +27,10 @@ func (r pageRoutes) post(path string, h echo.HandlerFunc, m ...echo.MiddlewareFu
 	r.Add(http.MethodPost, path, h, m...)
 }
 
-// routes is the pages' route table: pages, signed in by a session cookie
+// Routes is the pages' route table: pages, signed in by a session cookie
 // that only they read, and files (the stylesheet and script), which need
 // nobody. Every POST carries a CSRF token (requireWebUser checks it).
-func (a *App) Routes(pages, files router) {
+func (a *App) Routes(pages, files Router) {
 	static := http.FileServer(http.FS(Static()))
 	pageRoutes{files}.get("/static/*", func(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=3600")

@@ -21,7 +21,7 @@ const (
 	LoginCookie   = "kith_login"
 )
 
-// authenticateCookie remembers whose the session cookie is, as
+// Authenticate remembers whose the session cookie is, as the server's
 // authenticate does for a key; requireWebUser refuses.
 func (a *App) Authenticate(c echo.Context, next echo.HandlerFunc) error {
 	if sess, ok := a.webSession(c); ok {
