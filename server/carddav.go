@@ -25,7 +25,7 @@ func (s *Server) davRoutes(r surfaceRouter) {
 	h := dav.New(s.store, func(ctx context.Context, err error) {
 		s.log.Error().Err(err).Msg("carddav")
 	})
-	serve := s.davAuth(echo.WrapHandler(h))
+	serve, root := s.davAuth(echo.WrapHandler(h)), s.davAuth(echo.WrapHandler(h.Root()))
 	methods := []string{http.MethodOptions, http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, "PROPFIND", "REPORT"}
 	for _, p := range []string{dav.Prefix, dav.Prefix + "/*"} {
 		for _, m := range methods {
@@ -38,8 +38,8 @@ func (s *Server) davRoutes(r surfaceRouter) {
 	}
 	r.get("/.well-known/carddav", redirect)
 	for _, m := range []string{"PROPFIND", http.MethodOptions} {
-		r.Add(m, "/.well-known/carddav", serve)
-		r.Add(m, "/", serve)
+		r.Add(m, "/.well-known/carddav", root)
+		r.Add(m, "/", root)
 	}
 	// GET / is the web app's dashboard (web.App.Routes).
 }

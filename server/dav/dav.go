@@ -132,25 +132,46 @@ func uidOfName(name string) string {
 	return base
 }
 
+// Root serves the places a client looks for the address book before it
+// knows Prefix (the site root, /.well-known/carddav) as the tree's root:
+// whichever routes the server mounts it on.
+func (h *Handler) Root() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, ok := h.user(w, r); ok {
+			h.serveRoot(w, r, u)
+		}
+	})
+}
+
+// user is the request's authenticated user; OPTIONS, which needs none, and
+// a request without one are answered here.
+func (h *Handler) user(w http.ResponseWriter, r *http.Request) (User, bool) {
+	if r.Method == http.MethodOptions {
+		davHeaders(w)
+		w.WriteHeader(http.StatusNoContent)
+		return User{}, false
+	}
+	u, ok := userOf(r.Context())
+	if !ok {
+		http.Error(w, "Unauthenticated.", http.StatusUnauthorized)
+	}
+	return u, ok
+}
+
 // etag is a card's ETag: the account's change counter when the card last
 // changed, which moves on with every change to what the card shows (the
 // triggers of migration 0020), unquoted.
 func etag(seq int64) string { return strconv.FormatInt(seq, 10) }
 
-// ServeHTTP serves a request whose user the server has authenticated.
+// ServeHTTP serves a request under Prefix whose user the server has
+// authenticated.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodOptions {
-		davHeaders(w)
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	u, ok := userOf(r.Context())
+	u, ok := h.user(w, r)
 	if !ok {
-		http.Error(w, "Unauthenticated.", http.StatusUnauthorized)
 		return
 	}
 	p := r.URL.Path
-	if p == "/" || p == "/.well-known/carddav" || p == "/.well-known/carddav/" || p == Prefix || p == Prefix+"/" {
+	if p == Prefix || p == Prefix+"/" {
 		h.serveRoot(w, r, u)
 		return
 	}
