@@ -67,7 +67,7 @@ func RealDay(year int, month time.Month, day int) bool {
 	return time.Date(year, month, day, 0, 0, 0, 0, time.UTC).Day() == day
 }
 
-// bracket reads "N-M" with 0 <= N <= M <= 150.
+// Bracket reads "N-M" with 0 <= N <= M <= 150.
 func Bracket(p *Params) *string {
 	s := p.Text("age_bracket", 7)
 	if s == nil {

@@ -27,7 +27,7 @@ import (
 	"kith/store"
 )
 
-// params are a request's parameters: the query string merged with the
+// Params are a request's parameters: the query string merged with the
 // body, the body winning on a clash (contract §1). Each getter checks one
 // field and records its first failure; err returns them all at the end.
 // A field that failed once is not checked again, and reads as absent.
@@ -198,7 +198,7 @@ func lastValues(form map[string][]string) map[string]any {
 	return m
 }
 
-// attr is how a message names a field: underscores become spaces.
+// Attr is how a message names a field: underscores become spaces.
 func Attr(key string) string { return strings.ReplaceAll(key, "_", " ") }
 
 func (p *Params) Fail(key, msg string) {
@@ -210,7 +210,7 @@ func (p *Params) Failed(key string) bool {
 	return ok
 }
 
-// err returns the recorded failures, or nil.
+// Err returns the recorded failures, or nil.
 func (p *Params) Err() error {
 	if len(p.errs.fields) == 0 {
 		return nil
@@ -239,7 +239,7 @@ func (p *Params) raw(key string) (s string, isText, present bool) {
 	return "", false, true
 }
 
-// scalar is raw trimmed, where an empty string counts as absent.
+// Scalar is raw trimmed, where an empty string counts as absent.
 func (p *Params) Scalar(key string) (s string, isText, present bool) {
 	s, isText, present = p.raw(key)
 	s = strings.TrimSpace(s)
@@ -272,7 +272,7 @@ func (k controls) allows(r rune) bool {
 	return false
 }
 
-// text returns the trimmed one-line string, or nil when it is absent or
+// Text returns the trimmed one-line string, or nil when it is absent or
 // empty.
 func (p *Params) Text(key string, maxLen int) *string {
 	return p.textFrom(p.Scalar, key, maxLen, oneLine)
@@ -310,7 +310,7 @@ func (p *Params) checkText(key, s string, maxLen int, ctl controls) *string {
 	return &s
 }
 
-// requiredText is text that must be there.
+// RequiredText is text that must be there.
 func (p *Params) RequiredText(key string, maxLen int) string {
 	return p.require(key, p.Text(key, maxLen))
 }
@@ -325,12 +325,12 @@ func (p *Params) require(key string, s *string) string {
 	return *s
 }
 
-// password is required text that is not trimmed: spaces can be part of it.
+// Password is required text that is not trimmed: spaces can be part of it.
 func (p *Params) Password(key string, maxLen int) string {
 	return p.require(key, p.textFrom(p.raw, key, maxLen, anyControl))
 }
 
-// newPassword is a password being chosen: at least 8 characters and at
+// NewPassword is a password being chosen: at least 8 characters and at
 // most 72 bytes, all that bcrypt reads (the message says characters, as
 // the contract does).
 func (p *Params) NewPassword(key string) string {
@@ -347,7 +347,7 @@ func (p *Params) NewPassword(key string) string {
 	return s
 }
 
-// email is a required email address, lower-cased.
+// Email is a required email address, lower-cased.
 func (p *Params) Email(key string, maxLen int) string {
 	s := p.RequiredText(key, maxLen)
 	if s != "" && !store.ValidEmail(s) {
@@ -357,7 +357,7 @@ func (p *Params) Email(key string, maxLen int) string {
 	return strings.ToLower(s)
 }
 
-// integer accepts a JSON integer or a decimal string ("1985").
+// Integer accepts a JSON integer or a decimal string ("1985").
 func (p *Params) Integer(key string) *int64 {
 	s, isText, present := p.Scalar(key)
 	if !present {
@@ -371,7 +371,7 @@ func (p *Params) Integer(key string) *int64 {
 	return &n
 }
 
-// boolean accepts true/false, 1/0, "1"/"0" and "true"/"false".
+// Boolean accepts true/false, 1/0, "1"/"0" and "true"/"false".
 func (p *Params) Boolean(key string) *bool {
 	if b, ok := p.values[key].(bool); ok && !p.Failed(key) {
 		return &b
@@ -394,7 +394,7 @@ func (p *Params) Boolean(key string) *bool {
 	return &b
 }
 
-// date accepts a calendar date written YYYY-MM-DD, as midnight UTC.
+// Date accepts a calendar date written YYYY-MM-DD, as midnight UTC.
 func (p *Params) Date(key string) *time.Time {
 	s, isText, present := p.Scalar(key)
 	if !present {
@@ -408,14 +408,14 @@ func (p *Params) Date(key string) *time.Time {
 	return &t
 }
 
-// sent reports whether the request carries key at all, even empty or null:
+// Sent reports whether the request carries key at all, even empty or null:
 // a PATCH tells "leave it" (not sent) from "clear it" (sent empty).
 func (p *Params) Sent(key string) bool {
 	_, ok := p.values[key]
 	return ok
 }
 
-// oneOf returns key's value if it is one of allowed, def when absent.
+// OneOf returns key's value if it is one of allowed, def when absent.
 func (p *Params) OneOf(key string, allowed []string, def string) string {
 	s := p.Text(key, 255)
 	if s == nil {
@@ -430,7 +430,7 @@ func (p *Params) OneOf(key string, allowed []string, def string) string {
 	return def
 }
 
-// between returns an integer within [lo, hi], or nil.
+// Between returns an integer within [lo, hi], or nil.
 func (p *Params) Between(key string, lo, hi int64) *int64 {
 	n := p.Integer(key)
 	if n != nil && (*n < lo || *n > hi) {
@@ -446,7 +446,7 @@ const (
 	maxUnix = 253402300799
 )
 
-// timestamp accepts a Unix time (integer), a date YYYY-MM-DD (midnight
+// Timestamp accepts a Unix time (integer), a date YYYY-MM-DD (midnight
 // UTC) or an RFC 3339 time, and returns Unix seconds.
 func (p *Params) Timestamp(key string) *int64 {
 	s, isText, present := p.Scalar(key)
@@ -525,14 +525,14 @@ const MaxBodyBytes = 1 << 20
 // imported document.
 func NewParams(values map[string]any) *Params { return &Params{values: values} }
 
-// value is key's value as it was sent (a document's nested object or
+// Value is key's value as it was sent (a document's nested object or
 // array), without a check.
 func (p *Params) Value(key string) any { return p.values[key] }
 
-// set gives key a value, as if the client had sent it.
+// Set gives key a value, as if the client had sent it.
 func (p *Params) Set(key string, v any) { p.values[key] = v }
 
-// verbatim is text kept exactly as sent, line breaks and surrounding
+// Verbatim is text kept exactly as sent, line breaks and surrounding
 // spaces too: what Kith stores for another program (a vCard's extra
 // lines), not what a person types.
 func (p *Params) Verbatim(key string, maxLen int) *string {

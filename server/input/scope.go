@@ -10,7 +10,7 @@ import (
 // and a row outside it is as missing as one that never was: these helpers
 // are that rule, shared by the API, the pages and the importers.
 
-// account is the caller's account id, which scopes every query.
+// Account is the caller's account id, which scopes every query.
 func Account(c echo.Context) int64 {
 	sess, _ := Session(c)
 	return sess.AccountID
@@ -49,5 +49,5 @@ func Session(c echo.Context) (store.Session, bool) {
 // session cookie's, whichever surface authenticated it.
 const ctxSession = "session"
 
-// setSession records who the request is from.
+// SetSession records who the request is from.
 func SetSession(c echo.Context, sess store.Session) { c.Set(ctxSession, sess) }

@@ -36,7 +36,7 @@ var zoneNames = func() map[string]bool {
 // len(zoneNames) entries, however many spellings clients try.
 var zones sync.Map
 
-// zone returns the time zone of a canonical IANA name, exactly as the
+// Zone returns the time zone of a canonical IANA name, exactly as the
 // database spells it (the contract makes names case-sensitive). "Local"
 // names the host's own zone, not a place, and is not in the database.
 func Zone(name string) (*time.Location, bool) {

@@ -106,13 +106,13 @@ func clipFlash(msg string) string {
 	return msg[:start] + ellipsis + msg[end:]
 }
 
-// ErrorPage shows an error as a page, with the API's wording.
 // errorView is what the error page shows: the API's status and words.
 type errorView struct {
 	Status  int
 	Message string
 }
 
+// ErrorPage shows an error as a page, with the API's wording.
 func (a *App) ErrorPage(c echo.Context, status int, message string) {
 	body := errorView{status, message}
 	// An unknown path's page has not been through webSecurity.
