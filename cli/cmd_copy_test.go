@@ -21,6 +21,7 @@ import (
 
 	"kith/rate"
 	"kith/server"
+	"kith/server/mail"
 	"kith/store"
 	"kith/store/storetest"
 )
@@ -256,13 +257,13 @@ var tokenParam = regexp.MustCompile(`token=(\S+)`)
 // mailbox keeps the mails the server sends.
 type mailbox struct {
 	mu   sync.Mutex
-	sent []server.Mail
+	sent []mail.Message
 }
 
-func (m *mailbox) Send(_ context.Context, mail server.Mail) error {
+func (m *mailbox) Send(_ context.Context, msg mail.Message) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sent = append(m.sent, mail)
+	m.sent = append(m.sent, msg)
 	return nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"kith/config"
 	"kith/rate"
 	"kith/server"
+	"kith/server/mail"
 	"kith/store"
 )
 
@@ -248,12 +249,12 @@ func warnBaseURL(cfg *config.Config, log zerolog.Logger) {
 
 // newMailer returns the SMTP mailer, or nil (links to the log) when no
 // smtp.host is set.
-func newMailer(cfg *config.Config, log zerolog.Logger) server.Mailer {
+func newMailer(cfg *config.Config, log zerolog.Logger) mail.Mailer {
 	if !cfg.SMTP() {
 		log.Info().Msg("smtp.host is not set: verification and invitation links will be written to this log")
 		return nil
 	}
-	return server.NewSMTP(server.SMTPOptions{
+	return mail.NewSMTP(mail.SMTPOptions{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom,
 		TLS: cfg.SMTPTLS,
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
+	"kith/server/mail"
 	"kith/store"
 )
 
@@ -176,10 +177,10 @@ use the account, and it has no password until you choose one.</p>
 `
 
 // invitationMail is the email that carries an invitation link.
-func invitationMail(inv store.Invitation, link string) Mail {
+func invitationMail(inv store.Invitation, link string) mail.Message {
 	hours := store.InvitationTTL / 3600
 	u, esc := inv.User, html.EscapeString
-	return Mail{
+	return mail.Message{
 		To:      u.Email,
 		Subject: "Kith: " + inv.InvitedBy + " invited you",
 		Text:    fmt.Sprintf(invitationText, u.FirstName, inv.InvitedBy, link, hours, u.Email),

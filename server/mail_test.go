@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kith/server/mail"
 )
 
 // TestStrippedSTARTTLSSendsNothing: a server that does not offer STARTTLS,
@@ -40,14 +42,14 @@ func TestSMTPSecurity(t *testing.T) {
 		wantTLS bool
 	}{
 		{"starttls by default logs in encrypted", offersSTARTTLS, false, "", true, "", true},
-		{"starttls logs in encrypted", offersSTARTTLS, false, SMTPStartTLS, true, "", true},
+		{"starttls logs in encrypted", offersSTARTTLS, false, mail.SMTPStartTLS, true, "", true},
 		{"starttls not offered: no login, nothing sent", plainOnly, false, "", true, "does not offer STARTTLS", false},
-		{"starttls not offered, no login: nothing sent either", plainOnly, true, SMTPStartTLS, false, "does not offer STARTTLS", false},
-		{"tls from the first byte", implicitTLS, false, SMTPImplicitTLS, true, "", true},
-		{"tls against a plain server: nothing sent", plainOnly, true, SMTPImplicitTLS, true, "smtp.tls tls", false},
-		{"none with a login is refused before connecting", plainOnly, false, SMTPNoTLS, true, "refusing to send the login without TLS", false},
-		{"none without a login reaches a plain relay", plainOnly, true, SMTPNoTLS, false, "", false},
-		{"none does not start TLS when offered", offersSTARTTLS, true, SMTPNoTLS, false, "", false},
+		{"starttls not offered, no login: nothing sent either", plainOnly, true, mail.SMTPStartTLS, false, "does not offer STARTTLS", false},
+		{"tls from the first byte", implicitTLS, false, mail.SMTPImplicitTLS, true, "", true},
+		{"tls against a plain server: nothing sent", plainOnly, true, mail.SMTPImplicitTLS, true, "smtp.tls tls", false},
+		{"none with a login is refused before connecting", plainOnly, false, mail.SMTPNoTLS, true, "refusing to send the login without TLS", false},
+		{"none without a login reaches a plain relay", plainOnly, true, mail.SMTPNoTLS, false, "", false},
+		{"none does not start TLS when offered", offersSTARTTLS, true, mail.SMTPNoTLS, false, "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,7 +62,7 @@ func TestSMTPSecurity(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			err := NewSMTP(o).Send(ctx, Mail{To: "ada@example.com", Subject: "s", Text: "t", HTML: "<p>h</p>"})
+			err := mail.NewSMTP(o).Send(ctx, mail.Message{To: "ada@example.com", Subject: "s", Text: "t", HTML: "<p>h</p>"})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Errorf("error %v, want one saying %q", err, tc.wantErr)

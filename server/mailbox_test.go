@@ -16,7 +16,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net"
-	"net/mail"
+	netmail "net/mail"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,6 +27,8 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"kith/server/mail"
 )
 
 // mailbox is a real SMTP server on loopback (emersion/go-smtp): it offers
@@ -96,10 +98,10 @@ func newMailboxTLS(t *testing.T, mode int) *mailbox {
 }
 
 // options are SMTP settings that reach this mailbox.
-func (mb *mailbox) options() SMTPOptions {
+func (mb *mailbox) options() mail.SMTPOptions {
 	host, port, _ := net.SplitHostPort(mb.addr)
 	p, _ := strconv.Atoi(port)
-	return SMTPOptions{Host: host, Port: p, Username: mailboxUser, Password: mailboxPassword,
+	return mail.SMTPOptions{Host: host, Port: p, Username: mailboxUser, Password: mailboxPassword,
 		From: "Kith <kith@example.com>", Timeout: 5 * time.Second, TLSConfig: &tls.Config{RootCAs: mb.pool}}
 }
 
@@ -236,13 +238,13 @@ func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
 
 // parsedMail is a received message read the way a mail client reads it.
 type parsedMail struct {
-	header     mail.Header
+	header     netmail.Header
 	text, html string
 }
 
 func (m received) parse(t *testing.T) parsedMail {
 	t.Helper()
-	msg, err := mail.ReadMessage(strings.NewReader(string(m.raw)))
+	msg, err := netmail.ReadMessage(strings.NewReader(string(m.raw)))
 	if err != nil {
 		t.Fatalf("not an email: %v\n%s", err, m.raw)
 	}

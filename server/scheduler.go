@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kith/server/input"
+	"kith/server/mail"
 	"kith/server/remind"
 	"kith/store"
 )
@@ -210,5 +211,5 @@ func (s *Server) sendDigest(ctx context.Context, ch store.Channel, msg remind.Me
 			Msg("reminder digest (smtp.host is not set, so it is written here instead of sent)")
 		return nil
 	}
-	return s.mailer.Send(ctx, Mail{To: msg.Email, Subject: msg.Subject(), Text: text, HTML: html})
+	return s.mailer.Send(ctx, mail.Message{To: msg.Email, Subject: msg.Subject(), Text: text, HTML: html})
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"kith/server/mail"
 	"kith/server/remind"
 )
 
@@ -54,7 +55,7 @@ func (e *env) timezone(key, tz string) {
 // email arrives, once, however many passes and restarts follow.
 func TestDigestArrivesOnTheBirthday(t *testing.T) {
 	mb := newMailbox(t)
-	withMail := func(o *Options) { o.Mailer = NewSMTP(mb.options()) }
+	withMail := func(o *Options) { o.Mailer = mail.NewSMTP(mb.options()) }
 	e := newEnv(t, withMail)
 	_, key := e.user("ada@example.com")
 	e.timezone(key, "Europe/Paris")
@@ -114,7 +115,7 @@ func TestDigestArrivesOnTheBirthday(t *testing.T) {
 // day's digest when it is back that day, and never a day gone by.
 func TestDigestAfterDowntime(t *testing.T) {
 	mb := newMailbox(t)
-	e := newEnv(t, func(o *Options) { o.Mailer = NewSMTP(mb.options()) })
+	e := newEnv(t, func(o *Options) { o.Mailer = mail.NewSMTP(mb.options()) })
 	_, key := e.user("ada@example.com")
 	e.timezone(key, "America/New_York")
 	grace := e.birthday(key, "Grace", 1990, 7, 4, true)
@@ -358,7 +359,7 @@ func TestChannelTestSendsASample(t *testing.T) {
 // mailed; the channel says why.
 func TestUnverifiedEmailGetsNoDigest(t *testing.T) {
 	mb := newMailbox(t)
-	e := newEnv(t, func(o *Options) { o.Mailer = NewSMTP(mb.options()) })
+	e := newEnv(t, func(o *Options) { o.Mailer = mail.NewSMTP(mb.options()) })
 	_, key := e.user("ada@example.com")
 	e.birthday(key, "Grace", 1990, 3, 15, true)
 	e.do(req{method: "PUT", path: "/api/me?first_name=Ada&last_name=L&email=new@example.com", key: key})

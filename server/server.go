@@ -16,6 +16,7 @@ import (
 
 	"kith/rate"
 	"kith/server/input"
+	"kith/server/mail"
 	"kith/server/remind"
 	"kith/server/web"
 	"kith/store"
@@ -43,7 +44,7 @@ type Options struct {
 	// minutes.
 	Resends Throttle
 	// Mailer sends verification emails; nil writes the links to the log.
-	Mailer Mailer
+	Mailer mail.Mailer
 	// ReminderSendAt is when digests go out, "HH:MM" in each user's zone,
 	// for users who have not chosen; empty is 08:00.
 	ReminderSendAt string
@@ -73,7 +74,7 @@ type Server struct {
 	login     func(ctx context.Context, email, password string) (store.User, error)
 	resends   Throttle
 	conns     *connLimiter
-	mailer    Mailer
+	mailer    mail.Mailer
 	mail      sync.WaitGroup // emails being sent
 	sendAt    string
 	notify    remind.Sender

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
+	"kith/server/mail"
 	"kith/store"
 )
 
@@ -75,7 +76,7 @@ func (s *Server) sendVerification(c echo.Context, u store.User, secret string) {
 // userID, in the background: a slow or failing mail server must neither
 // hold the response nor undo the change. A failure is logged with what the
 // user can do then (remedy). Without a mail server the link goes to the log.
-func (s *Server) deliver(c echo.Context, userID int64, what, remedy, link string, m Mail) {
+func (s *Server) deliver(c echo.Context, userID int64, what, remedy, link string, m mail.Message) {
 	log := s.log.With().Str("request_id", requestID(c)).Int64("user_id", userID).Str("to", m.To).Logger()
 	if s.mailer == nil {
 		log.Warn().Str("link", link).Msg("SMTP is not configured (smtp.host), so the " + what + " link is logged instead of emailed")
@@ -153,10 +154,10 @@ administrator of your Kith server: someone else may know your password.</p>
 `
 
 // verificationMail is the email that carries a verification link.
-func verificationMail(u store.User, link string) Mail {
+func verificationMail(u store.User, link string) mail.Message {
 	minutes := store.VerificationTTL / 60
 	esc := html.EscapeString
-	return Mail{
+	return mail.Message{
 		To:      u.Email,
 		Subject: "Kith: confirm your new email address",
 		Text:    fmt.Sprintf(verificationText, u.FirstName, u.Email, link, minutes),

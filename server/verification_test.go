@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"kith/server/mail"
 	"kith/store"
 )
 
 const invalidLink = "This verification link is invalid or has expired."
 
 func withSMTP(mb *mailbox) func(*Options) {
-	return func(o *Options) { o.Mailer = NewSMTP(mb.options()) }
+	return func(o *Options) { o.Mailer = mail.NewSMTP(mb.options()) }
 }
 
 // changeEmail changes the user's email through PUT /api/me.
@@ -365,9 +366,9 @@ func TestSilentMailServer(t *testing.T) {
 	}
 	defer hangUp()
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
-	opts := SMTPOptions{Host: host, From: "kith@example.com", Timeout: time.Minute}
+	opts := mail.SMTPOptions{Host: host, From: "kith@example.com", Timeout: time.Minute}
 	opts.Port, _ = strconv.Atoi(port)
-	e := newEnv(t, func(o *Options) { o.Mailer = NewSMTP(opts) })
+	e := newEnv(t, func(o *Options) { o.Mailer = mail.NewSMTP(opts) })
 	_, key := e.user("ada@example.com")
 
 	e.changeEmail(key, "new@example.com")

@@ -1,4 +1,8 @@
-package server
+// Package mail sends Kith's emails: a Message, in a plain-text and an
+// HTML part, through a Mailer, which SMTP is for a real mail server. What
+// the emails say is their senders' (the server's verification and
+// invitation links, remind's digests).
+package mail
 
 import (
 	"context"
@@ -10,15 +14,15 @@ import (
 	gomail "github.com/wneessen/go-mail"
 )
 
-// Mail is one email, in a plain-text and an HTML part that say the same.
-type Mail struct {
+// Message is one email, in a plain-text and an HTML part that say the same.
+type Message struct {
 	To, Subject, Text, HTML string
 }
 
-// Mailer delivers mail. A nil Mailer in Options means there is no mail
-// server: verification and invitation links then go to the log.
+// Mailer delivers mail. A nil Mailer in server.Options means there is no
+// mail server: verification and invitation links then go to the log.
 type Mailer interface {
-	Send(ctx context.Context, m Mail) error
+	Send(ctx context.Context, m Message) error
 }
 
 // SMTPOptions say how to reach the mail server.
@@ -69,7 +73,7 @@ func NewSMTP(o SMTPOptions) *SMTP {
 // STARTTLS gets nothing, not even the login: an attacker on the path can
 // strip the offer, and falling back to plain would hand them the password
 // and the link. A login is only ever sent encrypted.
-func (s *SMTP) Send(ctx context.Context, m Mail) error {
+func (s *SMTP) Send(ctx context.Context, m Message) error {
 	if s.o.TLS == SMTPNoTLS && s.o.Username != "" {
 		return fmt.Errorf("smtp %s:%d: refusing to send the login without TLS (smtp.tls is none)", s.o.Host, s.o.Port)
 	}
