@@ -3,8 +3,9 @@ package input
 import (
 	"crypto/rand"
 	"errors"
+	"net/url"
+	"strings"
 
-	"kith/server/remind"
 	"kith/store"
 )
 
@@ -38,7 +39,7 @@ func Channel(p *Params, creating bool) store.ChannelInput {
 	case in.URL != nil && !webURL(*in.URL):
 		p.Fail("url", "The url field must be a valid URL.")
 	case in.URL != nil && in.Kind == "ntfy":
-		if _, _, err := remind.SplitTopic(*in.URL); err != nil {
+		if _, _, err := SplitTopic(*in.URL); err != nil {
 			p.Fail("url", "The url field must end with the ntfy topic, as in https://ntfy.sh/your-topic.")
 		}
 	}
@@ -79,4 +80,21 @@ func ChannelError(err error) error {
 		return Invalid("kind", "You already have an email channel.")
 	}
 	return err
+}
+
+// SplitTopic reads an ntfy topic URL, https://ntfy.sh/mytopic, as the
+// server and the topic.
+func SplitTopic(raw string) (base, topic string, err error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", err
+	}
+	path := strings.TrimSuffix(u.Path, "/")
+	i := strings.LastIndex(path, "/")
+	if i < 0 || path[i+1:] == "" {
+		return "", "", errors.New("an ntfy url ends with its topic: https://ntfy.sh/your-topic")
+	}
+	topic = path[i+1:]
+	u.Path, u.RawPath, u.RawQuery, u.Fragment = path[:i]+"/", "", "", ""
+	return u.String(), topic, nil
 }

@@ -11,11 +11,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -51,7 +51,7 @@ func (s Sender) Send(ctx context.Context, ch store.Channel, m Message) error {
 // ntfy publishes as JSON to the server's root, which takes the topic in
 // the body: a title in a header could not hold a name like "Zoë".
 func (s Sender) ntfy(ctx context.Context, ch store.Channel, m Message) error {
-	base, topic, err := SplitTopic(*ch.URL)
+	base, topic, err := input.SplitTopic(*ch.URL)
 	if err != nil {
 		return err
 	}
@@ -62,23 +62,6 @@ func (s Sender) ntfy(ctx context.Context, ch store.Channel, m Message) error {
 		h.Set("Authorization", "Bearer "+*ch.Token)
 	}
 	return s.post(ctx, "ntfy", base, h, body)
-}
-
-// SplitTopic reads an ntfy topic URL, https://ntfy.sh/mytopic, as the
-// server and the topic.
-func SplitTopic(raw string) (base, topic string, err error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", "", err
-	}
-	path := strings.TrimSuffix(u.Path, "/")
-	i := strings.LastIndex(path, "/")
-	if i < 0 || path[i+1:] == "" {
-		return "", "", errors.New("an ntfy url ends with its topic: https://ntfy.sh/your-topic")
-	}
-	topic = path[i+1:]
-	u.Path, u.RawPath, u.RawQuery, u.Fragment = path[:i]+"/", "", "", ""
-	return u.String(), topic, nil
 }
 
 func (s Sender) gotify(ctx context.Context, ch store.Channel, m Message) error {
