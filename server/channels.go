@@ -151,7 +151,7 @@ func (s *Server) testChannel(c echo.Context, ch store.Channel) error {
 	}
 	today, _ := s.userDay(c)
 	msg := remind.Sample(today.Format("2006-01-02"), u.FirstName, u.Email, u.ID)
-	if err := s.sendDigest(ctx, ch, msg, u.Verified()); err != nil {
+	if err := s.reminders.SendDigest(ctx, ch, msg, u.Verified()); err != nil {
 		return input.Invalid("channel", "The channel could not deliver the test: "+remind.Clip(err.Error(), 300))
 	}
 	return nil

@@ -91,7 +91,7 @@ func BenchmarkReminderDailyPass(b *testing.B) {
 	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	for b.Loop() {
 		e.at(day)
-		if err := e.srv.ReminderPass(context.Background()); err != nil {
+		if err := e.srv.Reminders().Pass(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		day = day.AddDate(0, 0, 1)
@@ -106,12 +106,12 @@ func BenchmarkReminderDailyPass(b *testing.B) {
 func BenchmarkReminderIdlePass(b *testing.B) {
 	e := newRemindersBench(b, 100, 1000)
 	e.at(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
-	if err := e.srv.ReminderPass(context.Background()); err != nil {
+	if err := e.srv.Reminders().Pass(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
 		e.clock.Advance(time.Minute)
-		if err := e.srv.ReminderPass(context.Background()); err != nil {
+		if err := e.srv.Reminders().Pass(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}

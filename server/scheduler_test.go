@@ -19,7 +19,7 @@ import (
 // pass runs one scheduler pass at the clock's time.
 func (e *env) pass() {
 	e.t.Helper()
-	if err := e.srv.ReminderPass(context.Background()); err != nil {
+	if err := e.srv.Reminders().Pass(context.Background()); err != nil {
 		e.t.Fatalf("reminder pass: %v", err)
 	}
 }
@@ -316,7 +316,7 @@ func TestTwoServersSendOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, s := range []*env{e, other, e, other} {
 		wg.Go(func() {
-			if err := s.srv.ReminderPass(context.Background()); err != nil {
+			if err := s.srv.Reminders().Pass(context.Background()); err != nil {
 				t.Error(err)
 			}
 		})

@@ -77,7 +77,7 @@ type Server struct {
 	mailer    mail.Mailer
 	mail      sync.WaitGroup // emails being sent
 	sendAt    string
-	notify    remind.Sender
+	reminders *remind.Scheduler
 	log       zerolog.Logger
 	baseURL   string
 	proxies   []*net.IPNet
@@ -101,7 +101,6 @@ func New(o Options) *Server {
 		login:     o.Store.Login,
 		mailer:    o.Mailer,
 		sendAt:    o.ReminderSendAt,
-		notify:    remind.Sender{Client: o.Notify},
 		log:       o.Logger,
 		baseURL:   o.BaseURL,
 		metrics:   newServerMetrics(o.Store),
@@ -121,6 +120,8 @@ func New(o Options) *Server {
 	if s.sendAt == "" {
 		s.sendAt = "08:00"
 	}
+	s.reminders = &remind.Scheduler{Store: o.Store, Mailer: o.Mailer, Sender: remind.Sender{Client: o.Notify},
+		SendAt: s.sendAt, Log: o.Logger, Count: s.metrics.reminder}
 	if s.resends == nil {
 		s.resends = rate.NewAttempts(resendMax, resendWindow)
 	}
@@ -145,7 +146,10 @@ func New(o Options) *Server {
 			return s.checkLogin(c, email, password, viaWeb)
 		},
 		Resends: s.resends, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
-		TestChannel: s.testChannel, Upcoming: s.reminderSource, SendAt: s.sendAt,
+		TestChannel: s.testChannel, SendAt: s.sendAt,
+		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
+			return remind.ReadSource(ctx, s.store, acct, today, days, loc)
+		},
 		Export: s.handleExport, VCardExport: s.handleVCardExport,
 	})
 	s.routes(o.CORSOrigins)
@@ -160,6 +164,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	withTLSState(r)
 	s.echo.ServeHTTP(w, r)
 }
+
+// Reminders is the scheduler of the daily digests, which serve runs
+// beside the server until it shuts down.
+func (s *Server) Reminders() *remind.Scheduler { return s.reminders }
 
 // Routes lists the registered routes.
 func (s *Server) Routes() []*echo.Route { return s.echo.Routes() }

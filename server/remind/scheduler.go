@@ -1,4 +1,4 @@
-package server
+package remind
 
 import (
 	"context"
@@ -8,11 +8,33 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"kith/server/input"
 	"kith/server/mail"
-	"kith/server/remind"
 	"kith/store"
 )
+
+// Scheduler sends the daily digests: a pass a minute (Run) delivers each
+// user's digest (Digest) to each of their channels that is due it, and
+// the store records what was sent. It is made of plain values, which the
+// server wires: it knows nothing of HTTP.
+type Scheduler struct {
+	// Store reads what is due and records each delivery; its clock
+	// (Store.Now) is the scheduler's.
+	Store *store.Store
+	// Mailer sends the email digests; nil writes them to Log instead.
+	Mailer mail.Mailer
+	// Sender delivers to ntfy, Gotify and webhooks.
+	Sender Sender
+	// SendAt is when digests go out, "HH:MM" in each user's zone, for the
+	// users who have not chosen.
+	SendAt string
+	Log    zerolog.Logger
+	// Count, when not nil, counts each digest a channel was sent, or
+	// failed to be, by the channel's kind: the server's metrics.
+	Count func(kind string, sent bool)
+}
 
 // How the scheduler retries a channel that fails: reminderTries tries a
 // day, waiting retryAfter between them (the last wait repeats).
@@ -29,14 +51,14 @@ const reminderWorkers = 8
 // another server may try, should this one have died mid-send.
 const claimFor = 5 * time.Minute
 
-// RunReminders sends the daily digests until ctx ends: a pass at the
+// Run sends the daily digests until ctx ends: a pass at the
 // start of every minute. A pass sends what is due and not yet recorded as
 // sent, so a server that was down at a user's hour sends on its first
 // pass back, that same day.
-func (s *Server) RunReminders(ctx context.Context) {
+func (s *Scheduler) Run(ctx context.Context) {
 	for {
-		if err := s.ReminderPass(ctx); err != nil && ctx.Err() == nil {
-			s.log.Error().Err(err).Msg("reminder pass failed")
+		if err := s.Pass(ctx); err != nil && ctx.Err() == nil {
+			s.Log.Error().Err(err).Msg("reminder pass failed")
 		}
 		now := time.Now()
 		select {
@@ -47,11 +69,11 @@ func (s *Server) RunReminders(ctx context.Context) {
 	}
 }
 
-// ReminderPass sends every digest due at the store's clock's time, and
+// Pass sends every digest due at the store's clock's time, and
 // records each delivery as the channel accepts it.
-func (s *Server) ReminderPass(ctx context.Context) error {
-	now := s.store.Now()
-	targets, err := s.store.ReminderTargets(ctx)
+func (s *Scheduler) Pass(ctx context.Context) error {
+	now := s.Store.Now()
+	targets, err := s.Store.ReminderTargets(ctx)
 	if err != nil {
 		return err
 	}
@@ -86,20 +108,20 @@ func (s *Server) ReminderPass(ctx context.Context) error {
 }
 
 // remindUser sends the user's digest to each channel that is due it.
-func (s *Server) remindUser(ctx context.Context, t store.ReminderTarget, now time.Time) error {
+func (s *Scheduler) remindUser(ctx context.Context, t store.ReminderTarget, now time.Time) error {
 	loc, ok := input.Zone(path.Clean(t.Timezone))
 	if !ok {
 		loc = time.UTC
 	}
 	local := now.In(loc)
-	sendAt := s.sendAt
+	sendAt := s.SendAt
 	if t.Settings.SendAt != nil {
 		sendAt = *t.Settings.SendAt
 	}
 	if local.Format("15:04") < sendAt {
 		return nil
 	}
-	today := remind.Today(now, loc)
+	today := Today(now, loc)
 	day := today.Format(time.DateOnly)
 	var due []store.Channel
 	for _, ch := range t.Channels {
@@ -110,12 +132,12 @@ func (s *Server) remindUser(ctx context.Context, t store.ReminderTarget, now tim
 	if len(due) == 0 {
 		return nil
 	}
-	src, err := s.reminderSource(ctx, t.AccountID, today, int(t.Settings.Days), loc)
+	src, err := ReadSource(ctx, s.Store, t.AccountID, today, int(t.Settings.Days), loc)
 	if err != nil {
 		return err
 	}
-	msg := remind.Message{Date: day, FirstName: t.FirstName, Email: t.Email, UserID: t.UserID,
-		Days: remind.Digest(src, today, int(t.Settings.Days), loc)}
+	msg := Message{Date: day, FirstName: t.FirstName, Email: t.Email, UserID: t.UserID,
+		Days: Digest(src, today, int(t.Settings.Days), loc)}
 	for _, ch := range due {
 		if err := s.deliverDigest(ctx, t, ch, msg, now); err != nil {
 			return err
@@ -124,26 +146,27 @@ func (s *Server) remindUser(ctx context.Context, t store.ReminderTarget, now tim
 	return nil
 }
 
-// reminderSource reads what the account's reminders from today through
-// days later are made of.
-func (s *Server) reminderSource(ctx context.Context, accountID int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
+// ReadSource reads what the account's reminders from today through days
+// later are made of: for the digests, the upcoming reminders and the web
+// app's dashboard.
+func ReadSource(ctx context.Context, st *store.Store, accountID int64, today time.Time, days int, loc *time.Location) (Source, error) {
 	end := time.Date(today.Year(), today.Month(), today.Day()+days+1, 0, 0, 0, 0, loc)
-	data, err := s.store.ReminderData(ctx, accountID, end.Unix(), remind.Spans(today, days))
+	data, err := st.ReminderData(ctx, accountID, end.Unix(), Spans(today, days))
 	if err != nil {
-		return remind.Source{}, err
+		return Source{}, err
 	}
-	src := remind.Source{Yearly: data.Yearly, Tasks: data.Tasks}
-	dates, err := s.store.YearlyDates(ctx, accountID)
+	src := Source{Yearly: data.Yearly, Tasks: data.Tasks}
+	dates, err := st.YearlyDates(ctx, accountID)
 	if err != nil {
-		return remind.Source{}, err
+		return Source{}, err
 	}
 	for _, d := range dates {
 		src.Yearly = append(src.Yearly, store.Yearly{PersonID: d.PersonID, PersonName: d.Name, Kind: store.YearlyImportantDate,
 			Label: d.Label, Year: d.Year, Month: int(d.Month), Day: int(d.Day)})
 	}
-	contacts, err := s.store.DueContacts(ctx, accountID)
+	contacts, err := st.DueContacts(ctx, accountID)
 	if err != nil {
-		return remind.Source{}, err
+		return Source{}, err
 	}
 	for _, c := range contacts {
 		dueOn, ok := c.DueOn()
@@ -151,7 +174,7 @@ func (s *Server) reminderSource(ctx context.Context, accountID int64, today time
 		if !ok || err != nil {
 			continue
 		}
-		src.Contacts = append(src.Contacts, remind.Contact{PersonID: c.PersonID, Person: c.Name, EveryDays: int(c.EveryDays), Due: due})
+		src.Contacts = append(src.Contacts, Contact{PersonID: c.PersonID, Person: c.Name, EveryDays: int(c.EveryDays), Due: due})
 	}
 	return src, nil
 }
@@ -159,27 +182,27 @@ func (s *Server) reminderSource(ctx context.Context, accountID int64, today time
 // deliverDigest sends msg to one channel unless another server has it,
 // and records the outcome. Only a crash between the channel's accepting
 // and the record can repeat a digest: a missed birthday is worse.
-func (s *Server) deliverDigest(ctx context.Context, t store.ReminderTarget, ch store.Channel, msg remind.Message, now time.Time) error {
-	ok, err := s.store.ClaimChannel(ctx, ch.ID, msg.Date, now.Unix(), now.Add(claimFor).Unix())
+func (s *Scheduler) deliverDigest(ctx context.Context, t store.ReminderTarget, ch store.Channel, msg Message, now time.Time) error {
+	ok, err := s.Store.ClaimChannel(ctx, ch.ID, msg.Date, now.Unix(), now.Add(claimFor).Unix())
 	if err != nil || !ok {
 		return err
 	}
 	if len(msg.Days) == 0 {
-		return s.store.ChannelIdle(ctx, ch.ID, msg.Date)
+		return s.Store.ChannelIdle(ctx, ch.ID, msg.Date)
 	}
 	if ch.Kind == "email" && !t.Verified {
 		// No retries: the address stays unverified until its owner acts.
-		s.metrics.reminder(ch.Kind, false)
-		return s.store.ChannelFailed(ctx, ch.ID, msg.Date, errUnverifiedDigest.Error(), now.Unix(), now.Unix(), true)
+		s.count(ch.Kind, false)
+		return s.Store.ChannelFailed(ctx, ch.ID, msg.Date, errUnverifiedDigest.Error(), now.Unix(), now.Unix(), true)
 	}
-	sendErr := s.sendDigest(ctx, ch, msg, t.Verified)
-	s.metrics.reminder(ch.Kind, sendErr == nil)
+	sendErr := s.SendDigest(ctx, ch, msg, t.Verified)
+	s.count(ch.Kind, sendErr == nil)
 	if sendErr == nil {
-		s.log.Info().Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
+		s.Log.Info().Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
 			Str("day", msg.Date).Msg("reminder digest sent")
 		// The send is done: record it even if the request that started
 		// the pass is going away.
-		return s.store.ChannelDelivered(context.WithoutCancel(ctx), ch.ID, msg.Date, s.store.Now().Unix())
+		return s.Store.ChannelDelivered(context.WithoutCancel(ctx), ch.ID, msg.Date, s.Store.Now().Unix())
 	}
 	tries := int64(1)
 	if ch.FailDay != nil && *ch.FailDay == msg.Date {
@@ -187,29 +210,36 @@ func (s *Server) deliverDigest(ctx context.Context, t store.ReminderTarget, ch s
 	}
 	wait := retryAfter[min(int(tries)-1, len(retryAfter)-1)]
 	giveUp := tries >= reminderTries
-	s.log.Warn().Err(sendErr).Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
+	s.Log.Warn().Err(sendErr).Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
 		Int64("try", tries).Bool("gave_up", giveUp).Msg("reminder digest not delivered")
-	msgText := remind.Clip(sendErr.Error(), 500)
+	msgText := Clip(sendErr.Error(), 500)
 	if giveUp {
 		msgText = "gave up for the day after " + strconv.FormatInt(tries, 10) + " tries: " + msgText
 	}
-	return s.store.ChannelFailed(context.WithoutCancel(ctx), ch.ID, msg.Date, msgText, now.Unix(), now.Add(wait).Unix(), giveUp)
+	return s.Store.ChannelFailed(context.WithoutCancel(ctx), ch.ID, msg.Date, msgText, now.Unix(), now.Add(wait).Unix(), giveUp)
 }
 
-// sendDigest delivers msg to one channel: email by the server's mailer
-// (or its log), the rest by remind.Sender.
-func (s *Server) sendDigest(ctx context.Context, ch store.Channel, msg remind.Message, verified bool) error {
+// SendDigest delivers msg to one channel: email by the Mailer (or the
+// log), the rest by the Sender. "Send a test" delivers its sample with it.
+func (s *Scheduler) SendDigest(ctx context.Context, ch store.Channel, msg Message, verified bool) error {
 	if ch.Kind != "email" {
-		return s.notify.Send(ctx, ch, msg)
+		return s.Sender.Send(ctx, ch, msg)
 	}
 	if !verified {
 		return errUnverifiedDigest
 	}
 	text, html := msg.Mail()
-	if s.mailer == nil {
-		s.log.Warn().Int64("user_id", msg.UserID).Str("to", msg.Email).Str("subject", msg.Subject()).Str("digest", text).
+	if s.Mailer == nil {
+		s.Log.Warn().Int64("user_id", msg.UserID).Str("to", msg.Email).Str("subject", msg.Subject()).Str("digest", text).
 			Msg("reminder digest (smtp.host is not set, so it is written here instead of sent)")
 		return nil
 	}
-	return s.mailer.Send(ctx, mail.Message{To: msg.Email, Subject: msg.Subject(), Text: text, HTML: html})
+	return s.Mailer.Send(ctx, mail.Message{To: msg.Email, Subject: msg.Subject(), Text: text, HTML: html})
+}
+
+// count counts a digest sent to a channel of kind, or not.
+func (s *Scheduler) count(kind string, sent bool) {
+	if s.Count != nil {
+		s.Count(kind, sent)
+	}
 }
