@@ -3,8 +3,10 @@
 // export saves, ImportDocument restores one into an account that has no
 // persons, reading every row with the API's rules (package input).
 // DecodeVCards reads a vCard file, as the import of contacts takes it, a
-// page of cards at a time. The HTTP handlers and the command line call
-// it; it knows nothing of HTTP.
+// page of cards at a time. The server's handlers and the command line
+// call it. Only VCardFile, which takes the file from an upload for the
+// API and the pages alike, reads a request; the rest knows nothing of
+// HTTP.
 package transfer
 
 import (
