@@ -30,11 +30,11 @@ type VCardSkip struct {
 	Reason string `json:"reason"`
 }
 
-// UTF8Text is the file as UTF-8 without a byte order mark, whatever it
+// utf8Text is the file as UTF-8 without a byte order mark, whatever it
 // came in: UTF-16 with a mark (as Outlook saves), UTF-8, or else the
 // Windows-1252 of older address books, read as Latin-1. NUL bytes, which
 // no text holds and PostgreSQL refuses, go.
-func UTF8Text(raw []byte) []byte {
+func utf8Text(raw []byte) []byte {
 	switch {
 	case len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF):
 		units := make([]uint16, (len(raw)-2)/2)
@@ -143,7 +143,7 @@ func VCardFile(c echo.Context) (io.Reader, error) {
 		if err != nil {
 			return nil, input.BodyError(err, input.ErrInvalidForm)
 		}
-		return bytes.NewReader(UTF8Text(raw)), nil
+		return bytes.NewReader(utf8Text(raw)), nil
 	}
 	if err := r.ParseMultipartForm(input.MaxBodyBytes); err != nil {
 		return nil, input.BodyError(err, input.ErrInvalidForm)
@@ -164,5 +164,5 @@ func VCardFile(c echo.Context) (io.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bytes.NewReader(UTF8Text(raw)), nil
+	return bytes.NewReader(utf8Text(raw)), nil
 }
