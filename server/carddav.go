@@ -62,24 +62,14 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || email == "" || key == "" {
 			return davChallenge(c, input.ErrUnauthenticated)
 		}
-		throttle := email + "|" + clientKey(c.RealIP())
-		for _, t := range []struct {
-			th  Throttle
-			key string
-		}{{s.accounts, email}, {s.logins, throttle}} {
-			if wait, blocked := t.th.Blocked(t.key); blocked {
-				s.metrics.throttledLogin(viaCardDAV)
-				setRetryAfter(c, wait)
-				return input.ErrTooManyAttempts
-			}
-		}
+		// The key is looked up first: a valid one is never refused by the
+		// throttles, which count wrong passwords, so that anyone who knows
+		// the email cannot stop the phone's sync by failing on purpose
+		// (a key is 256 random bits, not a password to guess).
 		ctx := r.Context()
 		sess, err := s.davSession(ctx, email, key)
 		if errors.Is(err, store.ErrUnauthenticated) {
-			s.metrics.failedLogin(viaCardDAV)
-			s.logins.Fail(throttle)
-			s.accounts.Fail(email)
-			return davChallenge(c, input.ErrInvalidCredentials)
+			return s.davFailure(c, email)
 		}
 		if err != nil {
 			return err
@@ -96,6 +86,27 @@ func (s *Server) davAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(r.WithContext(ctx))
 		return next(c)
 	}
+}
+
+// davFailure answers a wrong key: 429 while the email, or the email from
+// this address, is held back by the login throttles, else 401 with the
+// challenge, counted against both.
+func (s *Server) davFailure(c echo.Context, email string) error {
+	throttle := email + "|" + clientKey(c.RealIP())
+	for _, t := range []struct {
+		th  Throttle
+		key string
+	}{{s.accounts, email}, {s.logins, throttle}} {
+		if wait, blocked := t.th.Blocked(t.key); blocked {
+			s.metrics.throttledLogin(viaCardDAV)
+			setRetryAfter(c, wait)
+			return input.ErrTooManyAttempts
+		}
+	}
+	s.metrics.failedLogin(viaCardDAV)
+	s.logins.Fail(throttle)
+	s.accounts.Fail(email)
+	return davChallenge(c, input.ErrInvalidCredentials)
 }
 
 // davSession is the key's session if it is a key of the user of that

@@ -170,6 +170,18 @@ func TestCardDAVAuth(t *testing.T) {
 			t.Errorf("the sixth failure: %d %v", code, h)
 		}
 	})
+	t.Run("a valid key is not refused by the failures' throttle", func(t *testing.T) {
+		_, daveKey := d.user("dave@example.com")
+		for range 6 {
+			d.raw("PROPFIND", "/", "dave@example.com", "1|nope", body, xmlh)
+		}
+		if code, _, _ := d.raw("PROPFIND", "/", "dave@example.com", "1|nope", body, xmlh); code != 429 {
+			t.Fatalf("the failures were not throttled: %d", code)
+		}
+		if code, _, out := d.raw("PROPFIND", "/", "dave@example.com", daveKey, body, xmlh); code != 207 {
+			t.Errorf("the phone's valid key: %d %s", code, out)
+		}
+	})
 }
 
 // bookOf discovers the user's address book.
