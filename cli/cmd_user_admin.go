@@ -8,7 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -33,7 +35,7 @@ func userListFlags(fs *flag.FlagSet) action {
 func userPasswordFlags(fs *flag.FlagSet) action {
 	email := fs.String("email", "", "the user's `EMAIL` (required)")
 	fromStdin := fs.Bool("password-stdin", false, "read the new password, 8 to 72 bytes, from the first line of standard input; without it one is made and printed")
-	revokeKeys := fs.Bool("revoke-keys", false, "revoke the user's API keys too (their web sessions always are)")
+	revokeKeys := fs.Bool("revoke-keys", false, "a credential reset: also revoke the user's API keys and calendar feed, and disable their channels but email (their web sessions always are)")
 	return func(ctx context.Context, cfg *config.Config, _ zerolog.Logger, stdout io.Writer) error {
 		return setPassword(ctx, cfg, *email, *fromStdin, *revokeKeys, os.Stdin, stdout)
 	}
@@ -141,6 +143,12 @@ func setPassword(ctx context.Context, cfg *config.Config, email string, fromStdi
 	fmt.Fprintf(stdout, "web sessions revoked: %d\n", pc.Sessions)
 	if revokeKeys {
 		fmt.Fprintf(stdout, "api keys revoked: %d\n", pc.Keys)
+		fmt.Fprintf(stdout, "calendar feeds revoked: %d\n", pc.Feeds)
+		fmt.Fprintf(stdout, "channels disabled: %d\n", len(pc.Channels))
+		for _, ch := range pc.Channels {
+			fmt.Fprintf(stdout, "  channel %d: %s%s%s (the user can enable it again in Settings)\n",
+				ch.ID, ch.Kind, channelName(ch), channelHost(ch))
+		}
 	}
 	if pc.Invitations > 0 {
 		fmt.Fprintf(stdout, "invitations revoked: %d\n", pc.Invitations)
@@ -200,4 +208,25 @@ func deleteUser(ctx context.Context, cfg *config.Config, email string, yes bool,
 		return errors.New("nothing deleted: run again with --yes to delete")
 	}
 	return nil
+}
+
+// channelName is a channel's name, as ` "Name"`, when it has one.
+func channelName(ch store.Channel) string {
+	if ch.Name == nil || *ch.Name == "" {
+		return ""
+	}
+	return " " + strconv.Quote(*ch.Name)
+}
+
+// channelHost is where a channel sends, as ` to host`: the host alone,
+// since the path or a user part of its URL may carry a secret.
+func channelHost(ch store.Channel) string {
+	if ch.URL == nil {
+		return ""
+	}
+	u, err := url.Parse(*ch.URL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return " to " + u.Host
 }

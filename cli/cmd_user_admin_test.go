@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -326,5 +327,88 @@ func TestKeyListAndRevoke(t *testing.T) {
 	code, _, errOut = runKith("key", "revoke", "--db", f.db, "--email", "grace@example.com", "--id", "1")
 	if code != 1 || !strings.Contains(errOut, "no key 1 for grace@example.com") {
 		t.Errorf("a second revoke: %d %q", code, errOut)
+	}
+}
+
+// TestUserPasswordResetsCredentials: --revoke-keys is a credential reset:
+// besides the keys, the calendar feed's URL stops working and every channel
+// but email (which reaches only the user's own address) is disabled and
+// listed, for the user to review; another user's are left alone.
+func TestUserPasswordResetsCredentials(t *testing.T) {
+	f := newAdminFixture(t)
+	ctx := context.Background()
+	st := openTestStore(t, f.db)
+	_, feedSecret, err := st.CreateCalendarFeed(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(s string) *string { return &s }
+	// Her email channel, made with her, stays: it reaches only her.
+	chans := map[string]store.ChannelInput{
+		"webhook": {Kind: "webhook", Name: str("Intruder"), URL: str("https://user:pw@evil.example/hook?k=secret"), Token: str("signing-key-0123456789"), Enabled: true},
+		"ntfy":    {Kind: "ntfy", URL: str("https://ntfy.example/grace"), Enabled: true},
+	}
+	ids := map[string]int64{}
+	for name, in := range chans {
+		ch, err := st.CreateChannel(ctx, 1, in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ids[name] = ch.ID
+	}
+	alans, err := st.CreateChannel(ctx, 3, store.ChannelInput{Kind: "ntfy", URL: str("https://ntfy.example/alan"), Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	withStdin(t, "a new password\n")
+	code, out, errOut := runKith("user", "password", "--db", f.db, "--email", "grace@example.com", "--password-stdin", "--revoke-keys")
+	if code != 0 || !strings.Contains(out, "api keys revoked: 1\ncalendar feeds revoked: 1\nchannels disabled: 2\n") ||
+		!strings.Contains(out, fmt.Sprintf("  channel %d: webhook \"Intruder\" to evil.example (", ids["webhook"])) ||
+		!strings.Contains(out, fmt.Sprintf("  channel %d: ntfy to ntfy.example (", ids["ntfy"])) {
+		t.Fatalf("user password --revoke-keys: %d %q %q", code, out, errOut)
+	}
+	if strings.Contains(out, "pw@") || strings.Contains(out, "secret") || strings.Contains(out, "signing-key") {
+		t.Errorf("the listing shows a channel's secret:\n%s", out)
+	}
+	if _, err := st.CalendarFeedData(ctx, feedSecret); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the calendar feed's URL after the reset: %v", err)
+	}
+	list, err := st.Channels(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emails := 0
+	for _, ch := range list {
+		if want := ch.Kind == "email"; ch.Enabled != want {
+			t.Errorf("grace's %s channel enabled %v, want %v", ch.Kind, ch.Enabled, want)
+		}
+		if ch.Kind == "email" {
+			emails++
+		}
+	}
+	if emails != 1 || len(list) != 3 {
+		t.Errorf("grace has %d channels, %d of them email: %+v", len(list), emails, list)
+	}
+	theirs, err := st.Channels(ctx, 3)
+	if err != nil || len(theirs) != 2 {
+		t.Fatalf("alan's channels: %+v %v", theirs, err)
+	}
+	for _, ch := range theirs {
+		if !ch.Enabled {
+			t.Errorf("alan's %s channel (%d; his ntfy is %d) was disabled by grace's reset", ch.Kind, ch.ID, alans.ID)
+		}
+	}
+
+	// Without --revoke-keys a new password leaves them as they are.
+	if _, _, err := st.CreateCalendarFeed(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runKith("user", "password", "--db", f.db, "--email", "grace@example.com")
+	if code != 0 || strings.Contains(out, "calendar feeds") || strings.Contains(out, "channels disabled") {
+		t.Errorf("user password without --revoke-keys: %d %q", code, out)
+	}
+	if _, err := st.CalendarFeed(ctx, 1); err != nil {
+		t.Errorf("the feed without --revoke-keys: %v", err)
 	}
 }

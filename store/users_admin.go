@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -56,6 +58,11 @@ func (s *Store) Users(ctx context.Context) ([]UserListing, error) {
 type PasswordChange struct {
 	User                        User
 	Sessions, Keys, Invitations int64
+	// With revokeKeys: the calendar feeds revoked (0 or 1), and the
+	// channels disabled, every one but email (which goes to the user's own
+	// address), for the user to review and enable again.
+	Feeds    int64
+	Channels []Channel
 }
 
 // SetPassword gives the user with this email a new password and signs
@@ -94,7 +101,11 @@ func (s *Store) SetPassword(ctx context.Context, email, password string, revokeK
 			{&pc.Invitations, `DELETE FROM invitations WHERE user_id = ?`},
 		}
 		if revokeKeys {
-			revoke = append(revoke, revocation{&pc.Keys, `DELETE FROM api_keys WHERE user_id = ?`})
+			revoke = append(revoke, revocation{&pc.Keys, `DELETE FROM api_keys WHERE user_id = ?`},
+				revocation{&pc.Feeds, `DELETE FROM calendar_feeds WHERE user_id = ?`})
+			if pc.Channels, err = disableChannels(ctx, tx, pc.User.ID, s.now()); err != nil {
+				return err
+			}
 		}
 		for _, r := range revoke {
 			res, err := tx.ExecContext(ctx, r.query, pc.User.ID)
@@ -108,6 +119,33 @@ func (s *Store) SetPassword(ctx context.Context, email, password string, revokeK
 		return nil
 	})
 	return pc, err
+}
+
+// disableChannels turns off every enabled channel of the user's but email,
+// which can only reach the user's own address: after a credential reset,
+// one an intruder added must not keep receiving the digests.
+func disableChannels(ctx context.Context, tx *txn, userID, now int64) ([]Channel, error) {
+	rows, err := tx.QueryContext(ctx, `
+		UPDATE channels SET enabled = ?, updated_at = ?
+		WHERE user_id = ? AND enabled = ? AND kind <> 'email'
+		RETURNING `+channelColumns, false, now, userID, true)
+	if err != nil {
+		return nil, fmt.Errorf("store: set password: disable channels: %w", err)
+	}
+	defer rows.Close()
+	var out []Channel
+	for rows.Next() {
+		var ch Channel
+		if err := scanChannel(rows, &ch); err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: set password: disable channels: %w", err)
+	}
+	slices.SortFunc(out, func(a, b Channel) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // RowCount is how many rows of a table something concerns.
