@@ -40,6 +40,9 @@ type decoder struct {
 // Kith cannot read into a field (an email that is no address, 30
 // February) is kept with the others it has no field for, in Extra.
 func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
+	if err := cleanCard(card); err != nil {
+		return store.CardInput{}, err
+	}
 	d := &decoder{card: card, now: now, used: map[*vcard.Field]bool{}}
 	if err := d.names(); err != nil {
 		return store.CardInput{}, err
@@ -57,6 +60,37 @@ func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
 	}
 	d.in.Extra = extra
 	return d.in, nil
+}
+
+// cleanCard refuses a card with text the API refuses in any field: bytes
+// that are not UTF-8, or a control character other than a tab or a line
+// break (a NUL, an escape). What Kith keeps must be what every way in
+// would take, and what PostgreSQL can hold (no NUL): a card that got round
+// the rules broke kith copy and answered 500 there.
+func cleanCard(card vcard.Card) error {
+	for name, fields := range card {
+		for _, f := range fields {
+			ok := cleanValue(f.Value) && cleanValue(f.Group)
+			for k, vs := range f.Params {
+				ok = ok && cleanValue(k)
+				for _, v := range vs {
+					ok = ok && cleanValue(v)
+				}
+			}
+			if !ok || !cleanValue(name) {
+				return fmt.Errorf("the card's %s is not valid text: it holds bytes that are not UTF-8 or a control character", strings.ToUpper(name))
+			}
+		}
+	}
+	return nil
+}
+
+// cleanValue reports whether s is UTF-8 with no control character but
+// tab, CR and LF: the API's rule for text of several lines.
+func cleanValue(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	}) < 0
 }
 
 // take marks the field as read into Kith, with the label of its group.
