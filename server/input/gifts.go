@@ -1,9 +1,6 @@
 package input
 
 import (
-	"net/url"
-	"strings"
-
 	"kith/store"
 )
 
@@ -21,16 +18,9 @@ func Gift(p *Params) store.GiftInput {
 	if in.Status == "" && !p.Failed("status") {
 		p.Fail("status", "The status field is required.")
 	}
-	if in.URL != nil && !absoluteURL(*in.URL) {
+	if in.URL != nil && !store.WebURL(*in.URL) {
 		p.Fail("url", "The url field must be a valid URL.")
 		in.URL = nil
 	}
 	return in
-}
-
-// absoluteURL reports whether s has a scheme, "://" and a host: a port
-// or user alone ("http://:80", "http://u@:80") is no host.
-func absoluteURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != "" && u.Hostname() != "" && strings.HasPrefix(s[len(u.Scheme):], "://")
 }
