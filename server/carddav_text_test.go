@@ -61,3 +61,25 @@ func TestCardDAVTextRules(t *testing.T) {
 		t.Errorf("a clean card: %d %s", code, body)
 	}
 }
+
+// TestVCardNestedFrameLines: a card with nested BEGIN:VCARD and VERSION
+// lines is kept with one frame: its export (and what a phone syncs) has
+// one BEGIN, one END and one VERSION, not a card opened inside the card.
+func TestVCardNestedFrameLines(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	card := "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\nBEGIN:VCARD\r\nVERSION:4.0\r\nX-KEPT:yes\r\nEND:VCARD\r\n"
+	r := e.do(req{method: "POST", path: "/api/import/vcard", key: key, body: card, ctype: "text/vcard"})
+	if r.code != 200 || !strings.Contains(r.body, `"created":1`) {
+		t.Fatalf("import: %d %s", r.code, r.body)
+	}
+	out := e.do(req{method: "GET", path: "/api/export/vcard", key: key}).body
+	for _, line := range []string{"BEGIN:VCARD", "END:VCARD", "VERSION:"} {
+		if n := strings.Count(out, line); n != 1 {
+			t.Errorf("%d %s lines in:\n%s", n, line, out)
+		}
+	}
+	if !strings.Contains(out, "X-KEPT:yes") {
+		t.Errorf("the card's own extra property is lost:\n%s", out)
+	}
+}

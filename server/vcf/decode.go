@@ -534,7 +534,9 @@ var written = map[string]bool{vcard.FieldVersion: true, vcard.FieldProductID: tr
 func (d *decoder) extra() (string, error) {
 	rest := vcard.Card{}
 	for key, fields := range d.card {
-		if written[key] {
+		if written[key] || key == "BEGIN" || key == "END" {
+			// A nested BEGIN (or END) line is the card's frame, not a
+			// property: kept, it would open a card inside the card.
 			continue
 		}
 		for _, f := range fields {
