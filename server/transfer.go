@@ -75,6 +75,14 @@ type importJSON struct {
 // Content-Type says (curl's --data-binary sends a form's).
 func (s *Server) handleImport(c echo.Context) error {
 	sess, _ := input.Session(c)
+	// Refused before the body is read: a client with persons need not send
+	// (nor the server take in) megabytes to learn it. The import checks
+	// again in its transaction, for a person added meanwhile.
+	if has, err := s.store.HasPersons(c.Request().Context(), sess.AccountID); err != nil {
+		return err
+	} else if has {
+		return input.ErrAccountHasPersons
+	}
 	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
 	var body bytes.Buffer
 	if n := c.Request().ContentLength; n > 0 && n <= transfer.MaxImportBytes {

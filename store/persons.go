@@ -142,6 +142,17 @@ func (s *Store) Persons(ctx context.Context, accountID, limit, offset int64) ([]
 	return s.persons(ctx, accountID, "id", limit, offset)
 }
 
+// HasPersons reports whether the account has a person: one indexed row
+// read, whatever their number.
+func (s *Store) HasPersons(ctx context.Context, accountID int64) (bool, error) {
+	var has bool
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM persons WHERE account_id = ?)`, accountID).Scan(&has)
+	if err != nil {
+		return false, fmt.Errorf("store: has persons: %w", err)
+	}
+	return has, nil
+}
+
 // PersonsByName is Persons in the order a person reads a list of names:
 // by first name, then last name, case aside (ASCII case on SQLite).
 func (s *Store) PersonsByName(ctx context.Context, accountID, limit, offset int64) ([]Person, int64, error) {
