@@ -94,10 +94,12 @@ func TestImportRefusals(t *testing.T) {
 func TestImportBodyLimit(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
-	// Over the API's 1 MiB, under the import's 50 MiB.
-	big := `{"kith_export":1,"persons":[{"first_name":"Photo","vcard_extra":"PHOTO;ENCODING=b:` + strings.Repeat("A", 3<<20) + `\r\n"}]}`
+	// Over the API's 1 MiB, under the import's 50 MiB: three persons with a
+	// photo each, under a card's own 1 MiB.
+	photo := `"vcard_extra":"PHOTO;ENCODING=b:` + strings.Repeat("A", 1000<<10) + `\r\n"`
+	big := `{"kith_export":1,"persons":[{"first_name":"One",` + photo + `},{"first_name":"Two",` + photo + `},{"first_name":"Three",` + photo + `}]}`
 	e.run(t, []scenario{
-		{"3 MiB is read", req{method: "POST", path: "/api/import", key: key, body: big}, 200, []string{`"persons":1`}},
+		{"3 MiB is read", req{method: "POST", path: "/api/import", key: key, body: big}, 200, []string{`"persons":3`}},
 	})
 	hr := httptest.NewRequest("POST", "/api/import", strings.NewReader(`{"kith_export":1}`))
 	hr.ContentLength = 50<<20 + 1
@@ -233,5 +235,26 @@ func TestImportDefaultsNotDoubled(t *testing.T) {
 	}
 	if c := byID("task_categories", task["task_category_id"]); c == nil || c["color"] != "bg-white" {
 		t.Errorf("the cake's category: %v", c)
+	}
+}
+
+// TestCardSizeOnEveryWayIn: a card keeps at most 1 MiB of properties Kith
+// has no field for, as a CardDAV PUT can send, through the JSON import's
+// vcard_extra and the vCard import alike: a larger one, sent whole on every
+// sync, is refused (422 naming the place) or skipped with the reason.
+func TestCardSizeOnEveryWayIn(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	huge := strings.Repeat("A", 1<<20)
+	doc := `{"kith_export":1,"persons":[{"first_name":"Photo","vcard_extra":"PHOTO;ENCODING=b:` + huge + `\r\n"}]}`
+	e.run(t, []scenario{
+		{"a JSON import's card over 1 MiB", req{method: "POST", path: "/api/import", key: key, body: doc}, 422,
+			[]string{`"persons.0.vcard_extra":["persons.0: The vcard extra field must not be greater than 1048576 characters."]`}},
+		{"a vCard import's card over 1 MiB", req{method: "POST", path: "/api/import/vcard", key: key, ctype: "text/vcard",
+			body: "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Photo\r\nPHOTO;ENCODING=b;TYPE=JPEG:" + huge + "\r\nEND:VCARD\r\n"}, 200,
+			[]string{`"created":0`, `"reason":"the card's other properties (a photo among them) are larger than 1 MiB"`}},
+	})
+	if r := e.do(req{method: "GET", path: "/api/persons", key: key}); !strings.Contains(r.body, `"total":0`) {
+		t.Errorf("a card over the limit was kept: %.200s", r.body)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kith/server/input"
+	"kith/server/vcf"
 	"kith/store"
 )
 
@@ -14,8 +15,8 @@ const (
 	// one): generous, but one line.
 	maxUID = 1000
 	// maxVCardExtra bounds the properties a card keeps for Kith, a photo
-	// among them; the document's own limit comes first.
-	maxVCardExtra = MaxImportBytes
+	// among them: a card's limit on every way in (vcf.MaxExtra).
+	maxVCardExtra = vcf.MaxExtra
 )
 
 // docReader reads the rows of an export document with the API's rules,

@@ -17,6 +17,12 @@ import (
 	"kith/store"
 )
 
+// MaxExtra is the most a card keeps of the properties Kith has no field
+// for (a photo among them), in bytes: 1 MiB, the largest body a CardDAV
+// PUT sends, held on every way in (the vCard and JSON imports too), since
+// the card goes out whole on every sync.
+const MaxExtra = 1 << 20
+
 // Limits of what a card may give a field, the API's own.
 const (
 	maxName  = 255
@@ -57,6 +63,9 @@ func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
 	extra, err := d.extra()
 	if err != nil {
 		return store.CardInput{}, err
+	}
+	if len(extra) > MaxExtra {
+		return store.CardInput{}, fmt.Errorf("the card's other properties (a photo among them) are larger than 1 MiB")
 	}
 	d.in.Extra = extra
 	return d.in, nil
