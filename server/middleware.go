@@ -57,6 +57,20 @@ func privateAnswer(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// strictTransport tells a browser that reached us over HTTPS (ours, or a
+// trusted proxy's) to come back over HTTPS only, for a year: a later
+// http:// link or typed address cannot be caught in the clear. Over plain
+// HTTP the header means nothing (RFC 6797 §8.1) and is not sent.
+func (s *Server) strictTransport(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.TLS != nil || r.Header.Get(echo.HeaderXForwardedProto) == "https" && s.fromProxy(r) {
+			c.Response().Header().Set(echo.HeaderStrictTransportSecurity, "max-age=31536000")
+		}
+		return next(c)
+	}
+}
+
 func requestID(c echo.Context) string {
 	id, _ := c.Get(ctxRequestID).(string)
 	return id

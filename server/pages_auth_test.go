@@ -129,8 +129,29 @@ func TestWebLoginCookieSecureOverHTTPS(t *testing.T) {
 		prepare(r)
 		pg = b.send(r)
 		pg.redirects(t, "/")
-		if ck := cookieOf(pg, web.SessionCookie); ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
+		ck := cookieOf(pg, web.SecureSessionCookie)
+		if ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || ck.Domain != "" {
 			t.Errorf("session cookie %+v over HTTPS", ck)
+		}
+		if pg.header.Get("Strict-Transport-Security") != "max-age=31536000" {
+			t.Errorf("Strict-Transport-Security over HTTPS: %q", pg.header.Get("Strict-Transport-Security"))
+		}
+		if ck == nil {
+			return
+		}
+		// The session works under its __Host- name, and only under it: a
+		// kith_session cookie a sibling subdomain planted signs nobody in.
+		home := httptest.NewRequest(http.MethodGet, "/", nil)
+		prepare(home)
+		home.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
+		if got := serveHTML(e, home); got.Code != http.StatusOK || !strings.Contains(got.Body.String(), "Log out") {
+			t.Errorf("the __Host- session over HTTPS: %d", got.Code)
+		}
+		tossed := httptest.NewRequest(http.MethodGet, "/", nil)
+		prepare(tossed)
+		tossed.AddCookie(&http.Cookie{Name: web.SessionCookie, Value: ck.Value})
+		if got := serveHTML(e, tossed); got.Code != http.StatusSeeOther {
+			t.Errorf("a plain kith_session cookie over HTTPS: %d, want the sign-in page's 303", got.Code)
 		}
 	}
 	t.Run("TLS", func(t *testing.T) {
@@ -149,8 +170,12 @@ func TestWebLoginCookieSecureOverHTTPS(t *testing.T) {
 		b := e.browser(t)
 		r := httptest.NewRequest(http.MethodGet, "/login", nil)
 		r.Header.Set("X-Forwarded-Proto", "https")
-		if ck := cookieOf(b.send(r), web.LoginCookie); ck == nil || ck.Secure {
+		pg := b.send(r)
+		if ck := cookieOf(pg, web.LoginCookie); ck == nil || ck.Secure {
 			t.Errorf("a client's own X-Forwarded-Proto made the cookie %+v", ck)
+		}
+		if h := pg.header.Get("Strict-Transport-Security"); h != "" {
+			t.Errorf("Strict-Transport-Security over plain HTTP: %q", h)
 		}
 	})
 }
@@ -490,4 +515,12 @@ func TestWebHead(t *testing.T) {
 	if head.code != http.StatusSeeOther || head.body != "" {
 		t.Errorf("HEAD / signed out: %d %q", head.code, head.body)
 	}
+}
+
+// serveHTML sends r as a browser would, with no cookie but its own.
+func serveHTML(e *env, r *http.Request) *httptest.ResponseRecorder {
+	r.Header.Set("Accept", "text/html")
+	w := httptest.NewRecorder()
+	e.srv.ServeHTTP(w, r)
+	return w
 }

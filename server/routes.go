@@ -14,7 +14,7 @@ func (s *Server) routes(corsOrigins []string) {
 	// log, which writes errors, so that no HEAD answer carries a body; CORS
 	// answers preflights before any limit; the limiter needs to know the
 	// user.
-	e.Use(s.markSurface, withRequestID, privateAnswer, bodiless, s.accessLog, recoverPanic,
+	e.Use(s.markSurface, withRequestID, privateAnswer, s.strictTransport, bodiless, s.accessLog, recoverPanic,
 		middleware.CORSWithConfig(middleware.CORSConfig{
 			// CardDAV's OPTIONS are no preflights: go-webdav answers them.
 			Skipper:       s.isDAV,

@@ -66,7 +66,7 @@ func (a *App) handleLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
+	c.SetCookie(&http.Cookie{Name: sessionCookie(c), Value: token, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: store.WebSessionLife})
 	c.SetCookie(&http.Cookie{Name: LoginCookie, Path: "/login", MaxAge: -1})
 	return c.Redirect(http.StatusSeeOther, "/")
@@ -90,7 +90,7 @@ func (a *App) handleLogout(c echo.Context) error {
 	if err := a.store.DeleteWebSession(store.WithoutActor(c.Request().Context()), sess.UserID, sess.KeyID); err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: SessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: a.secure(c)})
+	c.SetCookie(&http.Cookie{Name: sessionCookie(c), Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: a.secure(c)})
 	return a.seeOther(c, "/login", "You are logged out.")
 }
 
@@ -117,6 +117,7 @@ func (a *App) handleResend(c echo.Context) error {
 // an API client gets JSON.
 func (a *App) VerifiedPage(c echo.Context, err error) error {
 	webSecurity(func(echo.Context) error { return nil })(c)
+	c.Set(ctxSecure, a.secure(c))
 	if errors.Is(err, store.ErrVerificationInvalid) {
 		return a.render(c, http.StatusForbidden, "verified", Page{Title: "Link not valid",
 			Data: "This link is not valid: it may have expired, or been used already. Log in to ask for a new one."})

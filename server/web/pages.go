@@ -60,10 +60,19 @@ func (a *App) render(c echo.Context, status int, name string, pg Page) error {
 // again.
 const flashCookie = "kith_flash"
 
+// flashCookieName is the flash's cookie for this request: __Host- over
+// HTTPS, as the session's.
+func flashCookieName(c echo.Context) string {
+	if secure, _ := c.Get(ctxSecure).(bool); secure {
+		return "__Host-" + flashCookie
+	}
+	return flashCookie
+}
+
 // seeOther ends a form that worked: a flash for the next page, then a 303.
 func (a *App) seeOther(c echo.Context, to, flash string) error {
 	if flash != "" {
-		c.SetCookie(&http.Cookie{Name: flashCookie, Value: url.QueryEscape(clipFlash(flash)), Path: "/", HttpOnly: true,
+		c.SetCookie(&http.Cookie{Name: flashCookieName(c), Value: url.QueryEscape(clipFlash(flash)), Path: "/", HttpOnly: true,
 			SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: 60})
 	}
 	return c.Redirect(http.StatusSeeOther, to)
@@ -71,11 +80,11 @@ func (a *App) seeOther(c echo.Context, to, flash string) error {
 
 // takeFlash reads the flash and clears it.
 func takeFlash(c echo.Context) string {
-	ck, err := c.Cookie(flashCookie)
+	ck, err := c.Cookie(flashCookieName(c))
 	if err != nil {
 		return ""
 	}
-	c.SetCookie(&http.Cookie{Name: flashCookie, Path: "/", MaxAge: -1})
+	c.SetCookie(&http.Cookie{Name: flashCookieName(c), Path: "/", MaxAge: -1, Secure: flashCookieName(c) != flashCookie})
 	msg, err := url.QueryUnescape(ck.Value)
 	if err != nil || len(msg) > maxFlash {
 		return ""
@@ -115,8 +124,10 @@ type errorView struct {
 // ErrorPage shows an error as a page, with the API's wording.
 func (a *App) ErrorPage(c echo.Context, status int, message string) {
 	body := errorView{status, message}
-	// An unknown path's page has not been through webSecurity.
+	// An unknown path's page has not been through webSecurity, nor its
+	// request through Authenticate.
 	setWebHeaders(c.Response().Header())
+	c.Set(ctxSecure, a.secure(c))
 	r := c.Request()
 	if body.Status == http.StatusMethodNotAllowed && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		// A form's address, opened again from the address bar after its

@@ -19,11 +19,19 @@ import (
 const (
 	SessionCookie = "kith_session"
 	LoginCookie   = "kith_login"
+	// SecureSessionCookie is the session's cookie over HTTPS: a browser
+	// takes a __Host- cookie only from this host, over HTTPS, for every
+	// path, so no sibling subdomain can plant one (RFC 6265bis).
+	SecureSessionCookie = "__Host-" + SessionCookie
+	// ctxSecure records whether the browser reached us over HTTPS, which
+	// names the cookies.
+	ctxSecure = "web secure"
 )
 
 // Authenticate remembers whose the session cookie is, as the server's
 // authenticate does for a key; requireWebUser refuses.
 func (a *App) Authenticate(c echo.Context, next echo.HandlerFunc) error {
+	c.Set(ctxSecure, a.secure(c))
 	if sess, ok := a.webSession(c); ok {
 		input.SetSession(c, sess)
 		c.SetRequest(c.Request().WithContext(store.WithActor(c.Request().Context(), sess.UserID)))
@@ -32,7 +40,7 @@ func (a *App) Authenticate(c echo.Context, next echo.HandlerFunc) error {
 }
 
 func (a *App) webSession(c echo.Context) (store.Session, bool) {
-	ck, err := c.Cookie(SessionCookie)
+	ck, err := c.Cookie(sessionCookie(c))
 	if err != nil || ck.Value == "" {
 		return store.Session{}, false
 	}
@@ -96,7 +104,7 @@ func (a *App) webUser(next echo.HandlerFunc, verified bool) echo.HandlerFunc {
 
 // csrf is the signed-in request's form token.
 func csrf(c echo.Context) string {
-	ck, err := c.Cookie(SessionCookie)
+	ck, err := c.Cookie(sessionCookie(c))
 	if err != nil {
 		return ""
 	}
@@ -105,3 +113,11 @@ func csrf(c echo.Context) string {
 
 // newLoginToken is the sign-in form's CSRF value.
 func newLoginToken() string { return rand.Text() }
+
+// sessionCookie is the name of the session's cookie for this request.
+func sessionCookie(c echo.Context) string {
+	if secure, _ := c.Get(ctxSecure).(bool); secure {
+		return SecureSessionCookie
+	}
+	return SessionCookie
+}
