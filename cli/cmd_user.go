@@ -66,7 +66,7 @@ func createUser(ctx context.Context, cfg *config.Config, nu newUserFlags, stdout
 	defer st.Close()
 	u, err := st.CreateUser(ctx, store.NewUser{
 		FirstName: strings.TrimSpace(nu.firstName), LastName: strings.TrimSpace(nu.lastName),
-		Email: nu.email, Password: nu.password, AccountID: nu.account,
+		Email: nu.email, Password: nu.password, AccountID: nu.account, ReplaceInvitation: true,
 	})
 	switch {
 	case errors.Is(err, store.ErrEmailTaken):

@@ -63,3 +63,36 @@ func TestUserCreateAndVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestUserCreateReplacesAnInvitation: an invitation never accepted does not
+// keep its email from the operator: kith user create makes the user, and
+// the invitation's link stops working. A user who has joined keeps theirs.
+func TestUserCreateReplacesAnInvitation(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kith.db")
+	if code, out, errOut := runKith("user", "create", "--db", db, "--email", "grace@example.com", "--first-name", "Grace", "--last-name", "Hopper"); code != 0 {
+		t.Fatalf("user create: %d %q %q", code, out, errOut)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	inv, err := st.InviteUser(ctx, 1, store.Invitee{Email: "ada@example.com", FirstName: "Ada", LastName: "L"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runKith("user", "create", "--db", db, "--email", "Ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace", "--password", "analytical engine")
+	if code != 0 || !strings.Contains(out, "email: ada@example.com\n") || !strings.Contains(out, "account: 2\n") {
+		t.Fatalf("user create over an invitation: %d %q %q", code, out, errOut)
+	}
+	if _, err := st.Login(ctx, "ada@example.com", "analytical engine"); err != nil {
+		t.Errorf("the user made over the invitation does not log in: %v", err)
+	}
+	if _, err := st.AcceptInvitation(ctx, inv.Secret, "another password"); err == nil {
+		t.Error("the replaced invitation's link still works")
+	}
+	if code, _, errOut := runKith("user", "create", "--db", db, "--email", "ada@example.com", "--first-name", "A", "--last-name", "L"); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("user create over a user who joined: %d %q", code, errOut)
+	}
+}

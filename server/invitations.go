@@ -45,6 +45,9 @@ func (s *Server) handleUserInvite(c echo.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
+	if err := s.inviteBudget(c, sess.UserID); err != nil {
+		return err
+	}
 	inv, err := s.store.InviteUser(c.Request().Context(), sess.UserID, in)
 	if errors.Is(err, store.ErrEmailTaken) {
 		return input.Invalid("email", "The email has already been taken.")
@@ -52,6 +55,7 @@ func (s *Server) handleUserInvite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.invites.Fail(strconv.FormatInt(sess.UserID, 10))
 	s.sendInvitation(c, inv)
 	return c.JSON(http.StatusCreated, invitedJSON(inv.User))
 }
@@ -81,6 +85,9 @@ func (s *Server) handleInvitationResend(c echo.Context) error {
 		setRetryAfter(c, wait)
 		return input.ErrTooManyAttempts
 	}
+	if err := s.inviteBudget(c, sess.UserID); err != nil {
+		return err
+	}
 	inv, err := s.store.Reinvite(ctx, sess.UserID, id)
 	if errors.Is(err, store.ErrUserJoined) {
 		return errUserJoined
@@ -88,8 +95,20 @@ func (s *Server) handleInvitationResend(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.invites.Fail(strconv.FormatInt(sess.UserID, 10))
 	s.sendInvitation(c, inv)
 	return c.JSON(http.StatusOK, invitedJSON(inv.User))
+}
+
+// inviteBudget refuses a user who has sent their invitations for the day
+// (new ones and ones sent again alike): each is an email to an address
+// they chose.
+func (s *Server) inviteBudget(c echo.Context, inviterID int64) error {
+	if wait, blocked := s.invites.Blocked(strconv.FormatInt(inviterID, 10)); blocked {
+		setRetryAfter(c, wait)
+		return input.ErrTooManyAttempts
+	}
+	return nil
 }
 
 // handleInvitationAccept spends an invitation link: its user chooses a
@@ -181,8 +200,10 @@ func invitationMail(inv store.Invitation, link string) mail.Message {
 	hours := store.InvitationTTL / 3600
 	u, esc := inv.User, html.EscapeString
 	return mail.Message{
-		To:      u.Email,
-		Subject: "Kith: " + inv.InvitedBy + " invited you",
+		To: u.Email,
+		// The inviter's name, which they chose, stays out of the subject,
+		// where a mail client shows it as the sender's own words.
+		Subject: "Kith: you are invited to share an address book",
 		Text:    fmt.Sprintf(invitationText, u.FirstName, inv.InvitedBy, link, hours, u.Email),
 		HTML:    fmt.Sprintf(invitationHTML, esc(u.FirstName), esc(inv.InvitedBy), esc(link), hours, esc(u.Email)),
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"kith/store"
 	"net/url"
 	"strconv"
 	"strings"
@@ -205,7 +206,9 @@ func TestInvitationOverSMTP(t *testing.T) {
 		t.Errorf("sent to %v, want the invited address", m.to)
 	}
 	p := m.parse(t)
-	if subj := p.header.Get("Subject"); !strings.Contains(subj, "Kith") || !strings.Contains(subj, "Ada <Lovelace>") {
+	// The inviter's chosen name stays out of the subject (issue 27, L1); the
+	// body names them, escaped.
+	if subj := p.header.Get("Subject"); !strings.Contains(subj, "Kith") || strings.Contains(subj, "Lovelace") {
 		t.Errorf("Subject %q", subj)
 	}
 	link := p.link(t)
@@ -258,4 +261,42 @@ func mustInt(t *testing.T, s string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestInvitationsPerInviter: a user sends at most 10 invitations a day, new
+// ones and ones sent again alike; the 11th is 429 with Retry-After, and
+// another user of the account keeps their own budget.
+func TestInvitationsPerInviter(t *testing.T) {
+	e := newEnv(t)
+	ada, key := e.user("ada@example.com")
+	for i := range 9 {
+		if r := e.do(req{method: "POST", path: fmt.Sprintf("/api/administration/users?email=guest%d@example.com&first_name=G&last_name=%d", i, i), key: key}); r.code != 201 {
+			t.Fatalf("invitation %d: %d %s", i+1, r.code, r.body)
+		}
+	}
+	pam := e.do(req{method: "POST", path: "/api/administration/users?email=pam@example.com&first_name=Pam&last_name=B", key: key})
+	if pam.code != 201 {
+		t.Fatalf("the 10th invitation: %d %s", pam.code, pam.body)
+	}
+	over := e.do(req{method: "POST", path: "/api/administration/users?email=one-more@example.com&first_name=O&last_name=M", key: key})
+	if over.code != 429 || over.header.Get("Retry-After") == "" || !strings.Contains(over.body, "Too Many Attempts.") {
+		t.Errorf("the 11th invitation: %d %v %s", over.code, over.header, over.body)
+	}
+	pamID := fmt.Sprint(pam.json(t)["id"])
+	again := e.do(req{method: "PUT", path: "/api/administration/users/" + pamID + "/invite", key: key})
+	if again.code != 429 {
+		t.Errorf("sending one again past the budget: %d %s", again.code, again.body)
+	}
+	// Another user of the account has a budget of their own.
+	u, err := e.st.CreateUser(t.Context(), store.NewUser{FirstName: "Bob", LastName: "B", Email: "bob@example.com", Password: "correct horse", AccountID: ada.AccountID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bobKey, err := e.st.CreateAPIKey(t.Context(), u.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.do(req{method: "POST", path: "/api/administration/users?email=bobs-guest@example.com&first_name=G&last_name=B", key: bobKey}); r.code != 201 {
+		t.Errorf("another user's invitation: %d %s", r.code, r.body)
+	}
 }

@@ -41,6 +41,10 @@ const (
 	// resendMax verification or invitation emails per user in resendWindow.
 	resendMax    = 3
 	resendWindow = 15 * time.Minute
+	// inviteMax invitations (new or sent again) per inviting user in
+	// inviteWindow: a household's worth, not a mailing list's.
+	inviteMax    = 10
+	inviteWindow = 24 * time.Hour
 )
 
 // ShareLimits makes the server count its rate limit (perMinute requests a
@@ -52,6 +56,7 @@ func (o *Options) ShareLimits(st *store.Store, perMinute int) {
 	o.Logins = NewSharedAttempts(st, "logins", loginMax, loginWindow, o.Logger)
 	o.Accounts = NewSharedBackoff(st, "accounts", accountFree, accountBase, accountCeiling, accountForget, o.Logger)
 	o.Resends = NewSharedAttempts(st, "resends", resendMax, resendWindow, o.Logger)
+	o.Invitations = NewSharedAttempts(st, "invitations", inviteMax, inviteWindow, o.Logger)
 }
 
 // limitTimeout bounds a shared count's round trip; one that fails or takes

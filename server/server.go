@@ -43,6 +43,9 @@ type Options struct {
 	// Resends counts verification emails per user; nil allows 3 in 15
 	// minutes.
 	Resends Throttle
+	// Invitations counts the invitations each user sends; nil allows 10 a
+	// day.
+	Invitations Throttle
 	// Mailer sends verification emails; nil writes the links to the log.
 	Mailer mail.Mailer
 	// ReminderSendAt is when digests go out, "HH:MM" in each user's zone,
@@ -73,6 +76,7 @@ type Server struct {
 	checkWait time.Duration
 	login     func(ctx context.Context, email, password string) (store.User, error)
 	resends   Throttle
+	invites   Throttle
 	conns     *connLimiter
 	mailer    mail.Mailer
 	mail      sync.WaitGroup // emails being sent
@@ -95,6 +99,7 @@ func New(o Options) *Server {
 		limiter: o.Limiter,
 		logins:  o.Logins,
 		resends: o.Resends,
+		invites: o.Invitations,
 
 		accounts:  o.Accounts,
 		checkWait: o.PasswordWait,
@@ -124,6 +129,9 @@ func New(o Options) *Server {
 		SendAt: s.sendAt, Log: o.Logger, Count: s.metrics.reminder}
 	if s.resends == nil {
 		s.resends = rate.NewAttempts(resendMax, resendWindow)
+	}
+	if s.invites == nil {
+		s.invites = rate.NewAttempts(inviteMax, inviteWindow)
 	}
 	trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
 	for _, cidr := range o.TrustedProxies {

@@ -133,11 +133,11 @@ func TestCreateUserRefusals(t *testing.T) {
 		nu   NewUser
 		want error
 	}{
-		{"same email in another case", NewUser{"B", "L", "ADA@example.com", "password1", 0}, ErrEmailTaken},
-		{"not an email", NewUser{"B", "L", "ada", "password1", 0}, ErrInvalidEmail},
-		{"password over 72 bytes, which bcrypt would cut", NewUser{"B", "L", "b@example.com", strings.Repeat("é", 37), 0}, ErrPasswordLength},
-		{"password under 8 bytes", NewUser{"B", "L", "b@example.com", "short", 0}, ErrPasswordLength},
-		{"an account that does not exist", NewUser{"B", "L", "b@example.com", "password1", 99}, ErrAccountNotFound},
+		{"same email in another case", NewUser{"B", "L", "ADA@example.com", "password1", 0, false}, ErrEmailTaken},
+		{"not an email", NewUser{"B", "L", "ada", "password1", 0, false}, ErrInvalidEmail},
+		{"password over 72 bytes, which bcrypt would cut", NewUser{"B", "L", "b@example.com", strings.Repeat("é", 37), 0, false}, ErrPasswordLength},
+		{"password under 8 bytes", NewUser{"B", "L", "b@example.com", "short", 0, false}, ErrPasswordLength},
+		{"an account that does not exist", NewUser{"B", "L", "b@example.com", "password1", 99, false}, ErrAccountNotFound},
 	}
 	for _, tc := range cases {
 		if _, err := s.CreateUser(ctx, tc.nu); !errors.Is(err, tc.want) {

@@ -45,6 +45,10 @@ type NewUser struct {
 	// AccountID joins the user to an existing account, whose persons,
 	// tasks and categories they then share; 0 makes a new account.
 	AccountID int64
+	// ReplaceInvitation lets the user take the place of an invitation to
+	// the same email that was never accepted (kith user create): the
+	// invited user and their links go, in the same transaction.
+	ReplaceInvitation bool
 }
 
 // ErrAccountNotFound is returned for a NewUser.AccountID that names no account.
@@ -121,6 +125,11 @@ func (s *Store) createUser(ctx context.Context, tx *txn, nu NewUser) (User, erro
 	accountID, err := s.accountFor(ctx, tx, nu.AccountID, now)
 	if err != nil {
 		return User{}, err
+	}
+	if nu.ReplaceInvitation {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM users WHERE email = ? AND password_hash = ''`, email); err != nil {
+			return User{}, fmt.Errorf("store: create user: replace an invitation: %w", err)
+		}
 	}
 	var u User
 	err = scanUser(tx.QueryRowContext(ctx, `
