@@ -449,3 +449,47 @@ func TestWebSettingsReminders(t *testing.T) {
 		t.Errorf("without the token: %d", pg.code)
 	}
 }
+
+// TestWebPasswordChange: Settings changes the password behind the current
+// one, checked as a sign-in is: a wrong one is the form's error and counts
+// toward the login throttle; the right one changes it, signs out the
+// user's other browsers and keeps this one, their API keys and phones.
+func TestWebPasswordChange(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	other := e.signIn(t, "ada@example.com")
+	b := e.signIn(t, "ada@example.com")
+	b.get("/settings").has(t, "Change password", "Current password", "New password")
+
+	pg := b.post("/settings/password", url.Values{"current_password": {"wrong horse"}, "new_password": {"battery staple"}})
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, "The password is incorrect.")
+	pg = b.post("/settings/password", url.Values{"current_password": {"correct horse"}, "new_password": {"short"}})
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, "The new password field must be at least 8 characters.")
+
+	pg = b.post("/settings/password", url.Values{"current_password": {"correct horse"}, "new_password": {"battery staple"}})
+	pg.redirects(t, "/settings#password")
+	b.follow(pg).has(t, "Password changed.")
+	if r := e.do(req{method: "POST", path: "/api/login?email=ada@example.com&password=correct+horse"}); r.code != 401 {
+		t.Errorf("the old password: %d", r.code)
+	}
+	if r := e.do(req{method: "POST", path: "/api/login?email=ada@example.com&password=battery+staple"}); r.code != 200 {
+		t.Errorf("the new password: %d %s", r.code, r.body)
+	}
+	if pg := other.get("/"); pg.code != http.StatusSeeOther {
+		t.Errorf("the other browser after the change: %d", pg.code)
+	}
+	b.get("/").status(t, http.StatusOK)
+	if r := e.do(req{method: "GET", path: "/api/me", key: key}); r.code != 200 {
+		t.Errorf("the API key after the change: %d", r.code)
+	}
+
+	// Wrong current passwords meet the sign-in's throttle.
+	for range 5 {
+		b.post("/settings/password", url.Values{"current_password": {"guess"}, "new_password": {"battery staple 2"}})
+	}
+	pg = b.post("/settings/password", url.Values{"current_password": {"battery staple"}, "new_password": {"battery staple 2"}})
+	pg.status(t, http.StatusTooManyRequests)
+	pg.has(t, "Too many attempts.")
+}

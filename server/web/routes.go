@@ -69,6 +69,7 @@ func (a *App) Routes(pages, files Router) {
 	r.get("/settings", a.handleSettings, page, user)
 	r.post("/settings/profile", a.handleProfile, page, user)
 	r.post("/settings/timezone", a.handleTimezone, page, user)
+	r.post("/settings/password", a.handlePassword, page, user)
 	r.post("/settings/reminders", a.handleReminders, page, user)
 	r.post("/settings/keys", a.handleKeyCreate, page, user)
 	r.post("/settings/keys/:key/delete", a.handleKeyDelete, page, user)

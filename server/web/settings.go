@@ -18,7 +18,7 @@ type settingsView struct {
 	// Open names the form that failed, drawn open with its errors.
 	Open string
 	// The forms, each in its section.
-	Profile, Timezone, Reminders, Key, Channel, Category, Gender, Feed, Import, VCard Form
+	Profile, Timezone, Reminders, Password, Key, Channel, Category, Gender, Feed, Import, VCard Form
 	// Name and Email are the user's, as the profile has them.
 	Name, Email string
 	Keys        []keyRow
@@ -110,6 +110,12 @@ func (a *App) settingsPage(c echo.Context, status int, st settingsState) error {
 		{Name: "days", Label: "Days ahead", Type: "number", Hint: "How far ahead the digest looks, 0 to 365."},
 	}}.Fill(formOr(st.failed, "reminders", reminders))
 
+	v.Password = Form{ID: "password", Action: "/settings/password", Submit: "Change password", CSRF: tok, Fields: []Field{
+		{Name: "current_password", Label: "Current password", Type: "password", Required: true, Auto: "current-password"},
+		{Name: "new_password", Label: "New password", Type: "password", Required: true, Auto: "new-password",
+			Hint: "8 to 72 characters. Your other browsers are signed out; your API keys and phones keep working."},
+	}}.Fill(formOr(st.failed, "password", nil))
+
 	if v.Keys, err = a.keyRows(c, d); err != nil {
 		return err
 	}
@@ -169,6 +175,38 @@ func (a *App) handleProfile(c echo.Context) error {
 		return err
 	}
 	return a.seeOther(c, "/settings", "Profile saved.")
+}
+
+// handlePassword changes the user's password behind their current one,
+// which is checked as a sign-in is, under the same throttles: a session
+// left open is not enough to take the account.
+func (a *App) handlePassword(c echo.Context) error {
+	sess, _ := input.Session(c)
+	p := input.FormParams(c)
+	current := p.Password("current_password", 255)
+	next := p.NewPassword("new_password")
+	err := p.Err()
+	if err == nil {
+		_, err = a.o.Login(c, sess.Email, current)
+		var ae *input.Error
+		if errors.As(err, &ae) {
+			status, msg := http.StatusUnprocessableEntity, "The password is incorrect."
+			if ae.Status == http.StatusTooManyRequests {
+				status, msg = ae.Status, "Too many attempts. Wait a minute, then try again."
+			}
+			return a.settingsPage(c, status, failedForm(c, "password", input.Invalid("current_password", msg)))
+		}
+	}
+	if fe := input.FieldErrors(err); fe != nil {
+		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "password", err))
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := a.store.ChangePassword(c.Request().Context(), sess.UserID, next, sess.KeyID); err != nil {
+		return err
+	}
+	return a.seeOther(c, "/settings#password", "Password changed. Your other browsers are signed out.")
 }
 
 // handleReminders sets when the digest goes out and how far it looks.
