@@ -96,3 +96,48 @@ func TestUserCreateReplacesAnInvitation(t *testing.T) {
 		t.Errorf("user create over a user who joined: %d %q", code, errOut)
 	}
 }
+
+// TestUserSetEmail: the operator gives a user another address, verified;
+// the old one signs nobody in, a taken or invalid one is refused.
+func TestUserSetEmail(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kith.db")
+	for _, args := range [][]string{
+		{"--email", "grace@example.com", "--first-name", "Grace", "--last-name", "Hopper", "--password", "cobol rules"},
+		{"--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L", "--password", "analytical engine"},
+	} {
+		if code, out, errOut := runKith(append([]string{"user", "create", "--db", db}, args...)...); code != 0 {
+			t.Fatalf("user create: %d %q %q", code, out, errOut)
+		}
+	}
+	code, out, errOut := runKith("user", "set-email", "--db", db, "--email", "Grace@example.com", "--new-email", "Grace@Navy.example")
+	if code != 0 || out != "id: 1\nemail: grace@navy.example\nverified\n" {
+		t.Fatalf("user set-email: %d %q %q", code, out, errOut)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if u, err := st.Login(ctx, "grace@navy.example", "cobol rules"); err != nil || !u.Verified() {
+		t.Errorf("the new address: %+v %v", u, err)
+	}
+	if _, err := st.Login(ctx, "grace@example.com", "cobol rules"); err == nil {
+		t.Error("the old address still signs in")
+	}
+	for _, f := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--email", "grace@navy.example", "--new-email", "ADA@example.com"}, 1, "a user with the email ada@example.com already exists"},
+		{[]string{"--email", "grace@navy.example", "--new-email", "nope"}, 1, `--new-email "nope" is not an email address`},
+		{[]string{"--email", "nobody@example.com", "--new-email", "x@example.com"}, 1, "no user has the email nobody@example.com"},
+		{[]string{"--email", "grace@navy.example"}, 1, "needs --email and --new-email"},
+	} {
+		code, _, errOut := runKith(append([]string{"user", "set-email", "--db", db}, f.args...)...)
+		if code != f.code || !strings.Contains(errOut, f.want) {
+			t.Errorf("%v: %d %q, want %d %q", f.args, code, errOut, f.code, f.want)
+		}
+	}
+}

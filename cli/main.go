@@ -30,6 +30,7 @@ var commands = []command{
 	{name: "serve", summary: "run the server (the default)", flags: serveFlags},
 	{name: "user create", summary: "create a user, in a new account or (--account ID) an existing one", flags: userCreateFlags},
 	{name: "user verify", summary: "mark a user's email verified (also while the server runs)", flags: userVerifyFlags},
+	{name: "user set-email", summary: "give a user another email address, verified (also while the server runs)", flags: userSetEmailFlags},
 	{name: "user list", summary: "list the users: id, email, account, verified, created, last seen", flags: userListFlags},
 	{name: "user password", summary: "set a user's password and sign them out everywhere (also while the server runs)", flags: userPasswordFlags},
 	{name: "user delete", summary: "delete a user, and their account with its data when they are its last user (--yes)", flags: userDeleteFlags},

@@ -80,7 +80,21 @@ func TestWebSettingsProfile(t *testing.T) {
 	}
 	b.follow(pg).has(t, "Profile saved.", `value="Augusta"`, `value="King"`, `value="1815-12-10"`)
 
-	bad := url.Values{"first_name": {""}, "last_name": {"King"}, "email": {"bob@example.com"}, "born_at": {"2999-01-01"}}
+	// Changing the email asks for the current password (issue 27, L2).
+	move := url.Values{"first_name": {"Augusta"}, "last_name": {"King"}, "email": {"eve@example.com"}}
+	pg = b.post("/settings/profile", move)
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="profile-current_password-err">The current password is needed to change the email.`)
+	move.Set("current_password", "wrong horse")
+	pg = b.post("/settings/profile", move)
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="profile-current_password-err">The password is incorrect.`)
+	if n := e.count(`SELECT count(*) FROM users WHERE email = 'eve@example.com'`); n != 0 {
+		t.Errorf("the email changed without the password")
+	}
+
+	bad := url.Values{"first_name": {""}, "last_name": {"King"}, "email": {"bob@example.com"}, "born_at": {"2999-01-01"},
+		"current_password": {"correct horse"}}
 	pg = b.post("/settings/profile", bad)
 	if pg.code != http.StatusUnprocessableEntity {
 		t.Fatalf("bad profile: %d %s", pg.code, pg.body)
@@ -88,7 +102,8 @@ func TestWebSettingsProfile(t *testing.T) {
 	pg.has(t, `id="profile-first_name-err">The first name field is required.`,
 		`id="profile-born_at-err">The born at field must be a date before or equal to today.`,
 		`value="bob@example.com"`, "<details open><summary>Edit profile")
-	pg = b.post("/settings/profile", url.Values{"first_name": {"A"}, "last_name": {"K"}, "email": {"bob@example.com"}})
+	pg = b.post("/settings/profile", url.Values{"first_name": {"A"}, "last_name": {"K"}, "email": {"bob@example.com"},
+		"current_password": {"correct horse"}})
 	if pg.code != http.StatusUnprocessableEntity {
 		t.Fatalf("taken email: %d", pg.code)
 	}

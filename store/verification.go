@@ -106,6 +106,34 @@ func (s *Store) MarkVerified(ctx context.Context, email string) (User, error) {
 	return u, err
 }
 
+// SetEmail gives the user with email the address to, verified (an
+// operator's kith user set-email vouches for it): their pending links go,
+// and every server beside sees it at once. to taken by another user is
+// ErrEmailTaken.
+func (s *Store) SetEmail(ctx context.Context, email, to string) (User, error) {
+	to = strings.ToLower(strings.TrimSpace(to))
+	if !ValidEmail(to) {
+		return User{}, ErrInvalidEmail
+	}
+	var u User
+	err := s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET email = ?, email_verified_at = NULL, updated_at = ? WHERE email = ?`,
+			to, s.now(), strings.ToLower(strings.TrimSpace(email)))
+		if isUniqueViolation(err) {
+			return ErrEmailTaken
+		}
+		if err != nil {
+			return fmt.Errorf("store: set email: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(ErrUserNotFound, err)
+		}
+		u, err = s.markVerified(ctx, tx, `email = ?`, to)
+		return err
+	})
+	return u, err
+}
+
 // markVerified verifies the user that where (on users) selects and drops
 // their pending links.
 func (s *Store) markVerified(ctx context.Context, tx *txn, where string, arg any) (User, error) {

@@ -86,6 +86,8 @@ func (a *App) settingsPage(c echo.Context, status int, st settingsState) error {
 		{Name: "email", Label: "Email", Type: "email", Required: true, Auto: "email",
 			Hint: "A new address gets a link to verify it; until then, Kith mails nothing to it."},
 		{Name: "born_at", Label: "Birthday", Type: "date", Auto: "bday"},
+		{Name: "current_password", Label: "Current password", Type: "password", Auto: "current-password",
+			Hint: "Needed only to change the email."},
 	}}.Fill(formOr(st.failed, "profile", profile))
 
 	zones := zoneOptions
@@ -167,7 +169,19 @@ func failedForm(c echo.Context, form string, err error) settingsState {
 }
 
 func (a *App) handleProfile(c echo.Context) error {
-	_, err := a.o.UpdateProfile(c, input.FormParams(c))
+	p := input.FormParams(c)
+	if err := a.emailChangeAllowed(c, p); err != nil {
+		if fe := input.FieldErrors(err); fe != nil {
+			return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
+		}
+		var ae *input.Error
+		if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
+			return a.settingsPage(c, ae.Status, failedForm(c, "profile",
+				input.Invalid("current_password", "Too many attempts. Wait a minute, then try again.")))
+		}
+		return err
+	}
+	_, err := a.o.UpdateProfile(c, p)
 	if fe := input.FieldErrors(err); fe != nil {
 		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
 	}
@@ -175,6 +189,28 @@ func (a *App) handleProfile(c echo.Context) error {
 		return err
 	}
 	return a.seeOther(c, "/settings", "Profile saved.")
+}
+
+// emailChangeAllowed asks for the current password when the profile form
+// changes the email, checked as a sign-in is: a session left open must not
+// be enough to move the account to another address (and then reset its
+// password there). The API keeps PeopleOS's contract, where a key suffices.
+func (a *App) emailChangeAllowed(c echo.Context, p *input.Params) error {
+	sess, _ := input.Session(c)
+	to := c.Request().PostForm.Get("email")
+	if strings.EqualFold(strings.TrimSpace(to), sess.Email) {
+		return nil
+	}
+	current := p.Password("current_password", 255)
+	if p.Failed("current_password") {
+		return input.Invalid("current_password", "The current password is needed to change the email.")
+	}
+	_, err := a.o.Login(c, sess.Email, current)
+	var ae *input.Error
+	if errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
+		return input.Invalid("current_password", "The password is incorrect.")
+	}
+	return err
 }
 
 // handlePassword changes the user's password behind their current one,
