@@ -131,6 +131,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	remindCtx, stopReminders := context.WithCancel(context.WithoutCancel(ctx))
 	var reminders sync.WaitGroup
 	reminders.Go(func() { srv.Reminders().Run(remindCtx) })
+	reminders.Go(func() { srv.WatchIntegrity(remindCtx) })
 	defer reminders.Wait()
 	defer stopReminders()
 	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", store.Redacted(cfg.DB)).

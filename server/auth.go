@@ -89,11 +89,20 @@ func (s *Server) handleLogout(c echo.Context) error {
 }
 
 // handleHealth reports whether the database answers.
+// errDamaged is health's answer while the database has damaged pages.
+var errDamaged = &input.Error{Status: http.StatusServiceUnavailable,
+	Message: "The database has damaged pages: restore a backup. The server's log says what the check found."}
+
 func (s *Server) handleHealth(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
 		return errors.Join(input.ErrUnavailable, err)
+	}
+	if _, bad := s.damaged(); bad {
+		// Answered here rather than through the error handler, which
+		// would log every probe: the check logged the damage once.
+		return c.JSON(errDamaged.Status, errorBody{Message: errDamaged.Message, Status: errDamaged.Status})
 	}
 	return c.JSON(http.StatusOK, messageBody{"ok", http.StatusOK})
 }

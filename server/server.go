@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -87,6 +88,8 @@ type Server struct {
 	proxies   []*net.IPNet
 	metrics   *serverMetrics
 	web       *web.App
+	// damage is what the last integrity check found (WatchIntegrity).
+	damage atomic.Pointer[string]
 	// surfaces are the routes' surfaces, by method and path.
 	surfaces map[string]surface
 }
