@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -33,23 +34,18 @@ func importAccount(ctx context.Context, cfg *config.Config, email, from string, 
 	if strings.TrimSpace(email) == "" || from == "" {
 		return errors.New("import needs --email EMAIL and --from FILE")
 	}
-	var doc []byte
-	var err error
-	if from == "-" {
-		doc, err = io.ReadAll(os.Stdin)
-	} else {
-		doc, err = os.ReadFile(from)
-	}
+	doc, size, closeDoc, err := openDocument(from)
 	if err != nil {
 		return err
 	}
+	defer closeDoc()
 	st, u, err := openUser(ctx, cfg, email)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	// The import is logged as the user's, as through the API.
-	n, err := transfer.ImportDocument(store.WithActor(ctx, u.ID), st, u.AccountID, u.ID, u.Timezone, doc)
+	n, err := transfer.ImportDocument(store.WithActor(ctx, u.ID), st, u.AccountID, u.ID, u.Timezone, doc, size)
 	var invalid *input.ValidationError
 	switch {
 	case errors.Is(err, transfer.ErrNotJSON):
@@ -78,4 +74,24 @@ func importAccount(ctx context.Context, cfg *config.Config, email, from string, 
 		fmt.Fprintf(tw, "  %s\t%d\n", row.what, row.n)
 	}
 	return tw.Flush()
+}
+
+// openDocument is the export document at from, read twice by the import:
+// a file is read where it is; standard input (-), which cannot be read
+// twice, is kept in memory.
+func openDocument(from string) (doc io.ReaderAt, size int64, closeDoc func() error, err error) {
+	if from == "-" {
+		b, err := io.ReadAll(os.Stdin)
+		return bytes.NewReader(b), int64(len(b)), func() error { return nil }, err
+	}
+	f, err := os.Open(from)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	return f, fi.Size(), f.Close, nil
 }

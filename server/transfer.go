@@ -1,9 +1,10 @@
 package server
 
 import (
-	"bytes"
 	"errors"
+	"io"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -84,15 +85,20 @@ func (s *Server) handleImport(c echo.Context) error {
 		return input.ErrAccountHasPersons
 	}
 	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
-	var body bytes.Buffer
-	if n := c.Request().ContentLength; n > 0 && n <= transfer.MaxImportBytes {
-		body.Grow(int(n) + bytes.MinRead) // read once into its size, not grown by doubling
+	// The document goes to a temporary file, which the import reads twice
+	// (checked, then written): in memory it was the whole document at once,
+	// 50 MiB and more for the decoding around it.
+	doc, err := os.CreateTemp("", "kith-import-*.json")
+	if err != nil {
+		return err
 	}
-	if _, err := body.ReadFrom(c.Request().Body); err != nil {
+	defer os.Remove(doc.Name())
+	defer doc.Close()
+	size, err := io.Copy(doc, c.Request().Body)
+	if err != nil {
 		return input.BodyError(err, input.ErrInvalidJSON)
 	}
-	doc := body.Bytes()
-	n, err := transfer.ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	n, err := transfer.ImportDocument(c.Request().Context(), s.store, sess.AccountID, sess.UserID, sess.Timezone, doc, size)
 	switch {
 	case errors.Is(err, transfer.ErrNotJSON):
 		return input.ErrInvalidJSON

@@ -1,7 +1,6 @@
 package transfer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,20 +36,17 @@ var (
 // the persons are never all in memory at once and a failure writes
 // nothing. ErrNotJSON, ErrNotJSONObject and store.ErrAccountHasPersons are
 // the other refusals.
-func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int64, tz string, doc []byte) (store.ImportCounts, error) {
-	if !utf8.Valid(doc) {
-		return store.ImportCounts{}, ErrNotJSON
-	}
+func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int64, tz string, doc io.ReaderAt, size int64) (store.ImportCounts, error) {
 	now := st.Now()
 	loc := input.UserZone(tz)
 	check := newDocReader(input.DateOf(now.In(loc)), now.Unix())
-	in, err := check.head(doc)
+	in, err := check.head(doc, size)
 	if err != nil {
 		return store.ImportCounts{}, err
 	}
 	in.Persons = func(add func(*store.PersonRecord) error) error {
 		write := newDocReader(check.today, check.now)
-		return walk(doc, func(key string, dec *json.Decoder) error {
+		return walk(io.NewSectionReader(doc, 0, size), func(key string, dec *json.Decoder) error {
 			if key != "persons" {
 				return skip(dec)
 			}
@@ -70,10 +66,12 @@ func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int6
 
 // head checks the whole document and returns what comes before the
 // persons, which are checked and dropped.
-func (r *docReader) head(doc []byte) (store.AccountImport, error) {
+func (r *docReader) head(doc io.ReaderAt, size int64) (store.AccountImport, error) {
 	var in store.AccountImport
 	top := input.NewParams(map[string]any{})
-	err := walk(doc, func(key string, dec *json.Decoder) error {
+	// The first reading checks the bytes are UTF-8 too, which the decoder
+	// would turn into U+FFFD without a word; the second reads them again.
+	err := walk(&utf8Reader{r: io.NewSectionReader(doc, 0, size)}, func(key string, dec *json.Decoder) error {
 		switch key {
 		case "persons":
 			isArray, err := elements(dec, func(i int, v any) error {
@@ -127,8 +125,8 @@ func (r *docReader) head(doc []byte) (store.AccountImport, error) {
 // walk reads the document's one object, calling field with each member's
 // name and a decoder at its value, which field must read. An empty
 // document is an empty object.
-func walk(doc []byte, field func(key string, dec *json.Decoder) error) error {
-	dec := json.NewDecoder(bytes.NewReader(doc))
+func walk(doc io.Reader, field func(key string, dec *json.Decoder) error) error {
+	dec := json.NewDecoder(doc)
 	dec.UseNumber() // keeps 1985 apart from 1985.5, as input.ReadParams does
 	tok, err := dec.Token()
 	if err == io.EOF {
@@ -225,3 +223,37 @@ func skipRest(dec *json.Decoder) error {
 }
 
 func notJSON(err error) error { return fmt.Errorf("%w: %v", ErrNotJSON, err) }
+
+// utf8Reader passes its reader's bytes on, and fails with ErrNotJSON at
+// bytes that are not UTF-8: the document is read a piece at a time, so the
+// check cannot be one utf8.Valid over all of it. held is the start of a
+// character cut at the end of the last piece.
+type utf8Reader struct {
+	r    io.Reader
+	held []byte
+}
+
+func (u *utf8Reader) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	buf := append(u.held, p[:n]...)
+	end := len(buf)
+	if err == nil {
+		// Keep back a character that may go on in the next piece.
+		for i := len(buf) - 1; i >= 0 && i >= len(buf)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(buf[i]) {
+				if !utf8.FullRune(buf[i:]) {
+					end = i
+				}
+				break
+			}
+		}
+	}
+	if !utf8.Valid(buf[:end]) {
+		return 0, ErrNotJSON
+	}
+	u.held = append(u.held[:0], buf[end:]...)
+	if err == io.EOF && len(u.held) > 0 {
+		return 0, ErrNotJSON
+	}
+	return n, err
+}

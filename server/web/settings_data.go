@@ -2,7 +2,7 @@ package web
 
 import (
 	"errors"
-	"io"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 
@@ -24,19 +24,20 @@ type importView struct {
 	Skipped          []transfer.VCardSkip
 }
 
-// importFile reads the form's file field, which requireWebUser's
-// input.ParseForm left in the multipart form.
-func importFile(c echo.Context) ([]byte, error) {
+// importFile is the form's file field, which requireWebUser's
+// input.ParseForm left in the multipart form (on disk past its first MiB),
+// and its size; the caller closes it.
+func importFile(c echo.Context) (multipart.File, int64, error) {
 	mf := c.Request().MultipartForm
 	if mf == nil || len(mf.File["file"]) == 0 {
-		return nil, input.Invalid("file", "The file field is required.")
+		return nil, 0, input.Invalid("file", "The file field is required.")
 	}
-	f, err := mf.File["file"][0].Open()
+	fh := mf.File["file"][0]
+	f, err := fh.Open()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	defer f.Close()
-	return io.ReadAll(f)
+	return f, fh.Size, nil
 }
 
 // importFailed draws the settings page again with an import's problems:
@@ -61,14 +62,15 @@ func (a *App) importFailed(c echo.Context, status int, form string, err error) e
 // /api/import does.
 func (a *App) handleImport(c echo.Context) error {
 	sess, _ := input.Session(c)
-	doc, err := importFile(c)
+	doc, size, err := importFile(c)
 	if input.FieldErrors(err) != nil {
 		return a.importFailed(c, http.StatusUnprocessableEntity, "import", err)
 	}
 	if err != nil {
 		return err
 	}
-	n, err := transfer.ImportDocument(c.Request().Context(), a.store, sess.AccountID, sess.UserID, sess.Timezone, doc)
+	defer doc.Close()
+	n, err := transfer.ImportDocument(c.Request().Context(), a.store, sess.AccountID, sess.UserID, sess.Timezone, doc, size)
 	switch {
 	case errors.Is(err, transfer.ErrNotJSON):
 		return a.importFailed(c, http.StatusUnprocessableEntity, "import", input.Invalid("file", "The file is not valid JSON."))
