@@ -391,3 +391,71 @@ func TestCardDAVRefusals(t *testing.T) {
 		t.Errorf("Jan: %d", r.code)
 	}
 }
+
+// TestCardDAVBounds: a request that would make the server work out an
+// answer of the whole tree, or of every card times thousands of names,
+// is refused before any work; what clients send is answered.
+func TestCardDAVBounds(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	principal := strings.TrimSuffix(book, "addressbooks/contacts/")
+	for _, n := range []string{"Jim", "Pam"} {
+		d.person(key, "first_name="+n)
+	}
+	manyNames := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "<x%d/>", i)
+		}
+		return b.String()
+	}
+	propfind := func(props string) string {
+		return `<?xml version="1.0"?><propfind xmlns="DAV:"><prop>` + props + `</prop></propfind>`
+	}
+	query := func(props string) string {
+		return `<C:addressbook-query xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><prop>` + props + `</prop></C:addressbook-query>`
+	}
+	cases := []struct {
+		name, method, path, depth, body string
+		want                            int
+		wantBody                        []string
+	}{
+		{"10,000 property names are refused", "PROPFIND", book, "1", propfind(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"101 property names are refused", "PROPFIND", book, "1", propfind(manyNames(101)), 400, []string{"at most 100 properties"}},
+		{"10,000 names on the principal are refused", "PROPFIND", principal, "0", propfind(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"10,000 names at the root are refused", "PROPFIND", "/", "0", propfind(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"10,000 names in an addressbook-query are refused", "REPORT", book, "1", query(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"a name of 300 bytes is refused", "PROPFIND", book, "1", propfind("<" + strings.Repeat("n", 300) + "/>"), 400, []string{"at most 256 bytes"}},
+		{"100 property names are answered", "PROPFIND", book, "1", propfind("<getetag/>" + manyNames(99)), 207, []string{"getetag", "<x98", "404 Not Found"}},
+		{"Depth: infinity on the book is refused", "PROPFIND", book, "infinity", propfind("<getetag/>"), 403, []string{"<propfind-finite-depth/>"}},
+		{"Depth: infinity on the principal is refused", "PROPFIND", principal, "Infinity", propfind("<getetag/>"), 403, []string{"<propfind-finite-depth/>"}},
+		{"Depth: infinity at the root is refused", "PROPFIND", "/dav/", "infinity", propfind("<getetag/>"), 403, []string{"<propfind-finite-depth/>"}},
+		{"a Depth that is no depth is refused", "PROPFIND", book, "2", propfind("<getetag/>"), 400, nil},
+		{"an empty body on the principal is allprop", "PROPFIND", principal, "0", "", 207, []string{"current-user-principal", "addressbook-home-set"}},
+		{"an empty body on the book is allprop", "PROPFIND", book, "0", "", 207, []string{"getctag", "supported-report-set"}},
+		{"an empty body on the home set is allprop", "PROPFIND", principal + "addressbooks/", "0", "", 207, []string{"resourcetype"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := map[string]string{"Content-Type": "application/xml"}
+			if c.depth != "" {
+				h["Depth"] = c.depth
+			}
+			code, _, body := d.raw(c.method, c.path, "ada@example.com", key, c.body, h)
+			if code != c.want {
+				t.Fatalf("%d, want %d: %.300s", code, c.want, body)
+			}
+			for _, w := range c.wantBody {
+				if !strings.Contains(body, w) {
+					t.Errorf("want %q in %.500s", w, body)
+				}
+			}
+		})
+	}
+	t.Run("a PROPFIND of the principal without Depth lists no cards", func(t *testing.T) {
+		code, _, body := d.raw("PROPFIND", principal, "ada@example.com", key, propfind("<getetag/>"), map[string]string{"Content-Type": "application/xml"})
+		if code != 207 || strings.Contains(body, ".vcf") {
+			t.Errorf("%d %.500s", code, body)
+		}
+	})
+}

@@ -137,7 +137,7 @@ func uidOfName(name string) string {
 // whichever routes the server mounts it on.
 func (h *Handler) Root() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if u, ok := h.user(w, r); ok {
+		if u, ok := h.user(w, r); ok && (r.Method != "PROPFIND" || bound(w, r)) {
 			h.serveRoot(w, r, u)
 		}
 	})
@@ -168,6 +168,9 @@ func etag(seq int64) string { return strconv.FormatInt(seq, 10) }
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u, ok := h.user(w, r)
 	if !ok {
+		return
+	}
+	if (r.Method == "PROPFIND" || r.Method == "REPORT") && !bound(w, r) {
 		return
 	}
 	p := r.URL.Path
