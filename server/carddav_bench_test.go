@@ -57,12 +57,21 @@ func BenchmarkCardDAV(b *testing.B) {
 		}
 	})
 	// A client without multiget reads every card in a Depth: 1 PROPFIND.
-	b.Run("propfind 5000 address-data", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			do(b, "PROPFIND", `<propfind xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><prop><getetag/><C:address-data/></prop></propfind>`, "1")
-		}
-	})
+	// ... and a query without filter is every card too; peak-MB is the
+	// most the heap grew meanwhile.
+	for _, c := range []struct{ name, method, body string }{
+		{"propfind 5000 address-data", "PROPFIND", `<propfind xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><prop><getetag/><C:address-data/></prop></propfind>`},
+		{"addressbook-query 5000 address-data", "REPORT", `<C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><D:prop><D:getetag/><C:address-data/></D:prop></C:addressbook-query>`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var peak uint64
+			for b.Loop() {
+				peak = max(peak, peakHeap(func() { do(b, c.method, c.body, "1") }))
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+		})
+	}
 	b.Run("multiget 100", func(b *testing.B) {
 		var hrefs strings.Builder
 		for i := range 100 {

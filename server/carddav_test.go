@@ -459,3 +459,60 @@ func TestCardDAVBounds(t *testing.T) {
 		}
 	})
 }
+
+// TestCardDAVReports: the address book's REPORTs, which Kith answers a
+// card at a time: a multiget answers each card named once, and 404 for
+// one not there; a query filters and stops at its limit; what is no
+// such REPORT is refused.
+func TestCardDAVReports(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	for _, n := range []string{"Jim", "Pam", "Dwight"} {
+		d.person(key, "first_name="+n)
+	}
+	objs, err := d.client.QueryAddressBook(context.Background(), book, &carddav.AddressBookQuery{})
+	if err != nil || len(objs) != 3 {
+		t.Fatalf("query: %v %v", objs, err)
+	}
+	xmlh := map[string]string{"Content-Type": "application/xml", "Depth": "1"}
+	multiget := func(hrefs ...string) string {
+		return `<C:addressbook-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><D:prop><D:getetag/><C:address-data/></D:prop><D:href>` +
+			strings.Join(hrefs, "</D:href><D:href>") + `</D:href></C:addressbook-multiget>`
+	}
+	query := func(filter, limit string) string {
+		return `<C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><D:prop><D:getetag/><C:address-data/></D:prop>` +
+			filter + limit + `</C:addressbook-query>`
+	}
+	fnIs := func(name, match string) string {
+		return `<C:filter><C:prop-filter name="FN"><C:text-match match-type="` + match + `">` + name + `</C:text-match></C:prop-filter></C:filter>`
+	}
+	cases := []struct {
+		name, body string
+		want       int
+		count      map[string]int
+	}{
+		{"a multiget answers each card named once", multiget(objs[0].Path, objs[0].Path, objs[1].Path), 207,
+			map[string]int{"<response": 2, "BEGIN:VCARD": 2}},
+		{"a multiget answers 404 for a card not there", multiget(book+"nobody.vcf", "/dav/999/addressbooks/contacts/x.vcf"), 207,
+			map[string]int{"HTTP/1.1 404 Not Found": 2, "BEGIN:VCARD": 0}},
+		{"a query filters", query(fnIs("Pam", "equals"), ""), 207, map[string]int{"<response": 1, "FN:Pam": 1}},
+		{"a query without filter is every card", query("", ""), 207, map[string]int{"<response": 3}},
+		{"a query stops at its limit", query("", `<C:limit><C:nresults>2</C:nresults></C:limit>`), 207, map[string]int{"<response": 2}},
+		{"a match type that is none is refused", query(fnIs("Pam", "sounds-like"), ""), 400, nil},
+		{"a REPORT that is none of the three is refused", `<D:expand-property xmlns:D="DAV:"/>`, 403, map[string]int{"<supported-report/>": 1}},
+		{"a REPORT that is no XML is refused", `<nope`, 400, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, body := d.raw("REPORT", book, "ada@example.com", key, c.body, xmlh)
+			if code != c.want {
+				t.Fatalf("%d, want %d: %.500s", code, c.want, body)
+			}
+			for s, n := range c.count {
+				if got := strings.Count(body, s); got != n {
+					t.Errorf("%d × %q, want %d: %.1000s", got, s, n, body)
+				}
+			}
+		})
+	}
+}

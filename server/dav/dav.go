@@ -196,9 +196,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveBookPropfind(w, r, u)
 		return
 	case p == bookPath(u) && r.Method == "REPORT":
-		if served := h.serveSyncCollection(w, r, u); served {
-			return
-		}
+		h.serveReport(w, r, u)
+		return
+	case r.Method == "REPORT":
+		// The address book is all there is to report on.
+		writeDAVError(w, http.StatusForbidden, "supported-report")
+		return
 	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodDelete:
 		h.serveDelete(w, r, u)
 		return

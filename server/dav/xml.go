@@ -116,25 +116,34 @@ func allNames(have map[xml.Name]string) []xml.Name {
 
 // multistatus writes a 207 answer one response at a time, so that an
 // answer of many cards is never held in memory whole: only the page of
-// cards being sent is.
+// cards being sent is. Nothing is written before the first response, so
+// that a fault before it is still answered with its own status.
 type multistatus struct {
-	w   http.ResponseWriter
-	enc *xml.Encoder
+	w       http.ResponseWriter
+	enc     *xml.Encoder
+	started bool
 	// err is the first write that failed (the client went away, or the
 	// server's write timeout passed): what is left is not worked out.
 	err error
 }
 
-func startMultistatus(w http.ResponseWriter) *multistatus {
-	w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
-	w.WriteHeader(http.StatusMultiStatus)
-	ms := &multistatus{w: w, enc: xml.NewEncoder(w)}
-	_, ms.err = io.WriteString(w, xml.Header+`<multistatus xmlns="DAV:">`)
-	return ms
+func newMultistatus(w http.ResponseWriter) *multistatus {
+	return &multistatus{w: w, enc: xml.NewEncoder(w)}
+}
+
+func (ms *multistatus) start() {
+	if ms.started {
+		return
+	}
+	ms.started = true
+	ms.w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
+	ms.w.WriteHeader(http.StatusMultiStatus)
+	_, ms.err = io.WriteString(ms.w, xml.Header+`<multistatus xmlns="DAV:">`)
 }
 
 // add writes one response, and tells whether to go on.
 func (ms *multistatus) add(r response) bool {
+	ms.start()
 	if ms.err == nil {
 		ms.err = ms.enc.Encode(r)
 	}
@@ -143,6 +152,7 @@ func (ms *multistatus) add(r response) bool {
 
 // end closes the answer, with the sync token when there is one.
 func (ms *multistatus) end(syncToken string) {
+	ms.start()
 	if ms.err != nil {
 		return
 	}
@@ -153,9 +163,21 @@ func (ms *multistatus) end(syncToken string) {
 	_, ms.err = io.WriteString(ms.w, tail)
 }
 
+// fail answers err, a store's, with its status while the answer has not
+// begun; after, it can only cut the connection (as the export does), so
+// that the client sees a failed answer rather than one that stops short.
+func (h *Handler) failStream(ctx context.Context, ms *multistatus, err error) {
+	if !ms.started {
+		writeError(ms.w, h.fail(ctx, err))
+		return
+	}
+	h.logError(ctx, fmt.Errorf("dav: the answer stopped after it began: %w", err))
+	panic(http.ErrAbortHandler)
+}
+
 // serveMultistatus answers the responses, a few.
 func serveMultistatus(w http.ResponseWriter, responses ...response) {
-	ms := startMultistatus(w)
+	ms := newMultistatus(w)
 	for _, r := range responses {
 		ms.add(r)
 	}
@@ -323,10 +345,13 @@ func (h *Handler) serveBookPropfind(w http.ResponseWriter, r *http.Request, u Us
 			return
 		}
 	}
-	ms := startMultistatus(w)
+	ms := newMultistatus(w)
 	ms.add(book)
 	if r.Header.Get("Depth") != "0" {
-		h.streamCards(ctx, ms, u, refs, 0, &req.propRequest)
+		if err := h.streamCards(ctx, ms, u, refs, 0, &req.propRequest); err != nil {
+			h.failStream(ctx, ms, err)
+			return
+		}
 	}
 	ms.end("")
 }
@@ -344,67 +369,60 @@ func (p *propRequest) cardNames() []xml.Name {
 // streamCards answers the properties asked for of each card of refs or,
 // when the cards' content is asked for, of each card changed after since
 // (every card for 0), read cardPage cards at a time: a few queries a page,
-// not a few a card. A fault of the store after the answer began cuts
-// the connection, since the status is gone.
-func (h *Handler) streamCards(ctx context.Context, ms *multistatus, u User, refs []store.CardRef, since int64, req *propRequest) {
+// not a few a card.
+func (h *Handler) streamCards(ctx context.Context, ms *multistatus, u User, refs []store.CardRef, since int64, req *propRequest) error {
 	names := req.cardNames()
 	if !wantsData(names) {
 		for _, ref := range refs {
 			if !ms.add(response{Href: cardPath(u, ref.UID, ref.Name), Propstat: propValues(names, cardProps(ref, nil))}) {
-				return
+				return nil
 			}
 		}
-		return
+		return nil
 	}
+	return h.eachCard(ctx, u, since, func(c *store.Card) bool {
+		return ms.add(response{Href: cardPath(u, c.UID, c.Name), Propstat: propValues(names, cardProps(refOf(c), c))})
+	})
+}
+
+// eachCard calls fn with each card of the account changed after since
+// (every card for 0), read cardPage cards at a time, until fn says stop.
+func (h *Handler) eachCard(ctx context.Context, u User, since int64, fn func(*store.Card) bool) error {
 	var after int64
 	for {
 		cards, err := h.store.CardsChanged(ctx, u.AccountID, since, after, cardPage)
 		if err != nil {
-			h.logError(ctx, fmt.Errorf("dav: the answer stopped after it began: %w", err))
-			panic(http.ErrAbortHandler)
+			return err
 		}
 		for i := range cards {
-			c := &cards[i]
-			ref := store.CardRef{UID: c.UID, Name: c.Name, Seq: c.Seq, UpdatedAt: c.UpdatedAt}
-			if !ms.add(response{Href: cardPath(u, c.UID, c.Name), Propstat: propValues(names, cardProps(ref, c))}) {
-				return
+			if !fn(&cards[i]) {
+				return nil
 			}
 		}
 		if len(cards) < cardPage {
-			return
+			return nil
 		}
 		after = cards[len(cards)-1].ID
 	}
 }
 
+func refOf(c *store.Card) store.CardRef {
+	return store.CardRef{UID: c.UID, Name: c.Name, Seq: c.Seq, UpdatedAt: c.UpdatedAt}
+}
+
 // serveSyncCollection answers a sync-collection REPORT (RFC 6578): the
 // cards changed and deleted since the token, or every card for no token,
-// and the new token. It reports false for another REPORT, which
-// go-webdav answers; the body is put back for it.
-func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u User) bool {
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestXML+1))
-	if err != nil || len(raw) > maxRequestXML {
-		writeError(w, httpError(http.StatusRequestEntityTooLarge, "the request body is too large"))
-		return true
-	}
-	var req struct {
-		XMLName   xml.Name `xml:"DAV: sync-collection"`
-		SyncToken string   `xml:"DAV: sync-token"`
-		SyncLevel string   `xml:"DAV: sync-level"`
-		propRequest
-	}
-	if xml.Unmarshal(raw, &req) != nil || req.XMLName.Local != "sync-collection" {
-		r.Body = io.NopCloser(bytes.NewReader(raw))
-		return false
-	}
+// and the new token.
+func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u User, req *reportRequest) {
 	ctx := r.Context()
 	since, ok := parseSyncToken(req.SyncToken)
 	if req.SyncLevel != "" && strings.TrimSpace(req.SyncLevel) != "1" {
 		writeDAVError(w, http.StatusForbidden, "number-of-matches-within-limits")
-		return true
+		return
 	}
 	var seq int64
 	var changed, deleted []store.CardRef
+	var err error
 	if since == 0 {
 		// The first sync: every card. The counter is read first, so that
 		// a change made meanwhile is sent again next time, never missed.
@@ -416,21 +434,23 @@ func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u 
 	}
 	if err == nil && (!ok || since > seq) {
 		writeDAVError(w, http.StatusForbidden, "valid-sync-token")
-		return true
+		return
 	}
 	if err != nil {
 		writeError(w, h.fail(ctx, err))
-		return true
+		return
 	}
-	ms := startMultistatus(w)
-	h.streamCards(ctx, ms, u, changed, since, &req.propRequest)
+	ms := newMultistatus(w)
+	if err := h.streamCards(ctx, ms, u, changed, since, &req.propRequest); err != nil {
+		h.failStream(ctx, ms, err)
+		return
+	}
 	for _, d := range deleted {
 		if !ms.add(response{Href: cardPath(u, d.UID, d.Name), Status: status(http.StatusNotFound)}) {
 			break
 		}
 	}
 	ms.end(syncTokenPrefix + strconv.FormatInt(seq, 10))
-	return true
 }
 
 // parseSyncToken reads a token this server gave; "" is the start.
