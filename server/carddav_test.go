@@ -237,7 +237,7 @@ func TestCardDAVReadWrite(t *testing.T) {
 		return map[string]string{"Content-Type": "text/vcard", "If-Match": ifMatch}
 	}
 	code, h, body := d.raw("PUT", book+"phone-made-1.vcf", "ada@example.com", key, buf.String(), vh(`"`+put.ETag+`"`))
-	if code != 201 || h.Get("ETag") == "" || h.Get("ETag") == `"`+put.ETag+`"` {
+	if code != 204 || h.Get("ETag") == "" || h.Get("ETag") == `"`+put.ETag+`"` { // an update: 204 (issue 27), 201 before
 		t.Fatalf("PUT with the ETag: %d %v %s", code, h, body)
 	}
 	if got := d.personsByName(key)["Dwight Schrute"]; got == nil || got["middle_name"] != "Kurt" {
@@ -514,5 +514,47 @@ func TestCardDAVReports(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCardDAVPutETag: a PUT answers the card's new ETag, the one a GET
+// then shows and a DELETE may name (vdirsyncer deletes with it), 201 when
+// it made the card and 204 when it replaced it (RFC 4918 9.7.1).
+func TestCardDAVPutETag(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	card := func(fn string) string {
+		return "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:put-etag-1\r\nFN:" + fn + "\r\nN:;" + fn + ";;;\r\nTEL:+1 555 0100\r\nEMAIL:x@example.com\r\nBDAY:1980-03-04\r\nNOTE:hello\r\nEND:VCARD\r\n"
+	}
+	vh := func(h ...string) map[string]string {
+		m := map[string]string{"Content-Type": "text/vcard"}
+		for i := 0; i < len(h); i += 2 {
+			m[h[i]] = h[i+1]
+		}
+		return m
+	}
+	path := book + "put-etag-1.vcf"
+	getETag := func() string {
+		code, h, _ := d.raw("GET", path, "ada@example.com", key, "", nil)
+		if code != 200 {
+			t.Fatalf("GET: %d", code)
+		}
+		return h.Get("ETag")
+	}
+	code, h, body := d.raw("PUT", path, "ada@example.com", key, card("Jim"), vh("If-None-Match", "*"))
+	if code != 201 || h.Get("ETag") == "" || h.Get("ETag") != getETag() {
+		t.Fatalf("PUT of a new card: %d, ETag %q (GET: %q) %s", code, h.Get("ETag"), getETag(), body)
+	}
+	code, h2, body := d.raw("PUT", path, "ada@example.com", key, card("James"), vh("If-Match", h.Get("ETag")))
+	if code != 204 || h2.Get("ETag") == "" || h2.Get("ETag") == h.Get("ETag") || h2.Get("ETag") != getETag() {
+		t.Fatalf("PUT over the card: %d, ETag %q then %q (GET: %q) %s", code, h.Get("ETag"), h2.Get("ETag"), getETag(), body)
+	}
+	if code, _, body := d.raw("DELETE", path, "ada@example.com", key, "", map[string]string{"If-Match": h2.Get("ETag")}); code != 204 {
+		t.Errorf("DELETE with the PUT's ETag: %d %s", code, body)
+	}
+	// A card without a name is refused with RFC 6352's precondition.
+	noName := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nEND:VCARD\r\n"
+	if code, _, body := d.raw("PUT", book+"x.vcf", "ada@example.com", key, noName, vh()); code != 409 || !strings.Contains(body, "<valid-address-data") {
+		t.Errorf("PUT of a card without a name: %d %s", code, body)
 	}
 }

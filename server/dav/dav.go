@@ -17,7 +17,10 @@ package dav
 import (
 	"context"
 	"encoding/base64"
+	"encoding/xml"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"path"
@@ -25,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emersion/go-vcard"
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
 
@@ -205,6 +209,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodDelete:
 		h.serveDelete(w, r, u)
 		return
+	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodPut:
+		h.servePut(w, r)
+		return
 	}
 	h.carddav.ServeHTTP(w, r)
 }
@@ -215,6 +222,9 @@ type statusError struct {
 	code int
 	msg  string
 	err  error
+	// condition is the CardDAV precondition that failed, if one did
+	// (RFC 6352 6.3.2.1), answered as DAV's error element.
+	condition string
 }
 
 func (e *statusError) Error() string { return e.msg }
@@ -222,6 +232,13 @@ func (e *statusError) Unwrap() error { return e.err }
 
 func httpError(code int, msg string) error {
 	return &statusError{code: code, msg: msg, err: webdav.NewHTTPError(code, errors.New(msg))}
+}
+
+// preconditionError is a CardDAV precondition that failed: 409.
+func preconditionError(condition string) error {
+	e := httpError(http.StatusConflict, condition).(*statusError)
+	e.condition = condition
+	return e
 }
 
 // fail is the error a backend call returns for err: store errors become
@@ -247,5 +264,45 @@ func writeError(w http.ResponseWriter, err error) {
 	if !errors.As(err, &status) {
 		status = &statusError{code: http.StatusInternalServerError, msg: "server error"}
 	}
+	if status.condition != "" {
+		w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
+		w.WriteHeader(status.code)
+		io.WriteString(w, xml.Header+`<error xmlns="DAV:"><`+status.condition+` xmlns="`+nsCardDAV+`"/></error>`)
+		return
+	}
 	http.Error(w, status.msg, status.code)
+}
+
+// servePut creates or replaces a card, and answers its new ETag: 201
+// when it made the card, 204 when it replaced one (go-webdav answered 201
+// for both).
+func (h *Handler) servePut(w http.ResponseWriter, r *http.Request) {
+	if t, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || t != vcard.MIMEType {
+		writeError(w, httpError(http.StatusUnsupportedMediaType, "a card is sent as text/vcard"))
+		return
+	}
+	card, err := vcard.NewDecoder(r.Body).Decode()
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeError(w, httpError(http.StatusRequestEntityTooLarge, "the card is too large"))
+		return
+	case err != nil:
+		writeError(w, httpError(http.StatusBadRequest, "the body is not a vCard"))
+		return
+	}
+	b := &backend{h: h}
+	ao, created, err := b.putCard(r.Context(), r.URL.Path, card, conditional(r.Header.Get("If-Match")), conditional(r.Header.Get("If-None-Match")))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("ETag", `"`+ao.ETag+`"`)
+	w.Header().Set("Last-Modified", ao.ModTime.UTC().Format(http.TimeFormat))
+	if created {
+		w.Header().Set("Location", ao.Path)
+		w.WriteHeader(http.StatusCreated)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
