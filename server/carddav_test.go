@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"github.com/emersion/go-vcard"
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
+
+	"kith/store/storetest"
 )
 
 // davEnv is a Kith server on a real port, and a go-webdav CardDAV client
@@ -556,5 +559,38 @@ func TestCardDAVPutETag(t *testing.T) {
 	noName := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nEND:VCARD\r\n"
 	if code, _, body := d.raw("PUT", book+"x.vcf", "ada@example.com", key, noName, vh()); code != 409 || !strings.Contains(body, "<valid-address-data") {
 		t.Errorf("PUT of a card without a name: %d %s", code, body)
+	}
+}
+
+// TestCardDAVStorageFault: a write that cannot get the database (here
+// its lock, held past SQLite's 10 s busy timeout by another process)
+// answers 503 with Retry-After, as the API does, not 500.
+func TestCardDAVStorageFault(t *testing.T) {
+	storetest.SQLiteOnly(t)
+	if testing.Short() {
+		t.Skip("waits out SQLite's 10 s busy timeout")
+	}
+	t.Parallel()
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	other, err := sql.Open("sqlite", "file:"+d.where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, `ROLLBACK`)
+	card := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:locked\r\nFN:Locked Out\r\nEND:VCARD\r\n"
+	code, h, body := d.raw("PUT", book+"locked.vcf", "ada@example.com", key, card, map[string]string{"Content-Type": "text/vcard"})
+	if code != 503 || h.Get("Retry-After") == "" {
+		t.Errorf("PUT while the database is locked: %d, Retry-After %q: %s", code, h.Get("Retry-After"), body)
 	}
 }

@@ -141,6 +141,7 @@ func uidOfName(name string) string {
 // whichever routes the server mounts it on.
 func (h *Handler) Root() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = unavailableWriter{w}
 		if u, ok := h.user(w, r); ok && (r.Method != "PROPFIND" || bound(w, r)) {
 			h.serveRoot(w, r, u)
 		}
@@ -170,6 +171,7 @@ func etag(seq int64) string { return strconv.FormatInt(seq, 10) }
 // ServeHTTP serves a request under Prefix whose user the server has
 // authenticated.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = unavailableWriter{w}
 	u, ok := h.user(w, r)
 	if !ok {
 		return
@@ -216,6 +218,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.carddav.ServeHTTP(w, r)
 }
 
+// RetryAfter is what a 503 asks a client to wait, in seconds.
+const RetryAfter = "5"
+
+// unavailableWriter gives every 503 a Retry-After, whoever writes it:
+// go-webdav writes the errors of the backend calls it makes.
+type unavailableWriter struct{ http.ResponseWriter }
+
+func (w unavailableWriter) WriteHeader(code int) {
+	if code == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", RetryAfter)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w unavailableWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // statusError is an error with the status a client gets. It wraps
 // go-webdav's own, which go-webdav's handler answers with.
 type statusError struct {
@@ -253,6 +272,11 @@ func (h *Handler) fail(ctx context.Context, err error) error {
 		return httpError(http.StatusNotFound, "card not found")
 	case errors.Is(err, store.ErrPersonProtected):
 		return httpError(http.StatusForbidden, "this person cannot be deleted")
+	case store.Unavailable(err):
+		// A full disk or a lost lock is the host's trouble and passes, as
+		// in the API: 503, and the client tries again later.
+		h.logError(ctx, err)
+		return httpError(http.StatusServiceUnavailable, "Service Unavailable.")
 	}
 	h.logError(ctx, err)
 	return httpError(http.StatusInternalServerError, "server error")
