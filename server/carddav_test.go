@@ -5,16 +5,20 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-vcard"
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
+	"github.com/rs/zerolog"
 
+	"kith/store"
 	"kith/store/storetest"
 )
 
@@ -592,5 +596,58 @@ func TestCardDAVStorageFault(t *testing.T) {
 	code, h, body := d.raw("PUT", book+"locked.vcf", "ada@example.com", key, card, map[string]string{"Content-Type": "text/vcard"})
 	if code != 503 || h.Get("Retry-After") == "" {
 		t.Errorf("PUT while the database is locked: %d, Retry-After %q: %s", code, h.Get("Retry-After"), body)
+	}
+}
+
+// TestCardDAVCutLogged: an answer that the server's write timeout cuts
+// (a client that does not read a large multistatus) is logged as cut,
+// with the status it began with, not as a 207 that was answered.
+func TestCardDAVCutLogged(t *testing.T) {
+	logs := &syncWriter{w: &strings.Builder{}}
+	e := newEnv(t, func(o *Options) { o.Logger = zerolog.New(logs) })
+	u, key := e.user("ada@example.com")
+	var ins []store.CardInput
+	for i := range 1000 {
+		ins = append(ins, store.CardInput{UID: fmt.Sprintf("card-%04d", i), FirstName: fmt.Sprint("Person ", i)})
+	}
+	if _, err := e.st.PutCards(context.Background(), u.AccountID, ins); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(e.srv)
+	ts.Config.WriteTimeout = 300 * time.Millisecond
+	ts.Start()
+	t.Cleanup(ts.Close)
+	// 100 long names, each answered 404 for every card: some 20 MB, more
+	// than the sockets between client and server hold.
+	var names strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&names, "<n%03d%s/>", i, strings.Repeat("x", 200))
+	}
+	body := `<propfind xmlns="DAV:"><prop>` + names.String() + `</prop></propfind>`
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req, _ := http.NewRequest("PROPFIND", fmt.Sprintf("%s/dav/%d/addressbooks/contacts/", ts.URL, u.ID), strings.NewReader(body))
+	req.SetBasicAuth("ada@example.com", key)
+	req.Header.Set("Content-Type", "application/xml")
+	req.Header.Set("Depth", "1")
+	if err := req.Write(conn); err != nil {
+		t.Fatal(err)
+	}
+	// The client reads nothing; the server's writes fail at the timeout.
+	var line string
+	for deadline := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		logs.mu.Lock()
+		for _, l := range strings.Split(logs.w.(*strings.Builder).String(), "\n") {
+			if strings.Contains(l, `"method":"PROPFIND"`) {
+				line = l
+			}
+		}
+		logs.mu.Unlock()
+	}
+	if !strings.Contains(line, `"cut":`) || !strings.Contains(line, `"sent_status":207`) || strings.Contains(line, `"status":207`) {
+		t.Errorf("the access line of the cut answer: %s", line)
 	}
 }
