@@ -2,17 +2,24 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-vcard"
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
+	"github.com/rs/zerolog"
+
+	"kith/store"
+	"kith/store/storetest"
 )
 
 // davEnv is a Kith server on a real port, and a go-webdav CardDAV client
@@ -249,7 +256,7 @@ func TestCardDAVReadWrite(t *testing.T) {
 		return map[string]string{"Content-Type": "text/vcard", "If-Match": ifMatch}
 	}
 	code, h, body := d.raw("PUT", book+"phone-made-1.vcf", "ada@example.com", key, buf.String(), vh(`"`+put.ETag+`"`))
-	if code != 201 || h.Get("ETag") == "" || h.Get("ETag") == `"`+put.ETag+`"` {
+	if code != 204 || h.Get("ETag") == "" || h.Get("ETag") == `"`+put.ETag+`"` { // an update: 204 (issue 27), 201 before
 		t.Fatalf("PUT with the ETag: %d %v %s", code, h, body)
 	}
 	if got := d.personsByName(key)["Dwight Schrute"]; got == nil || got["middle_name"] != "Kurt" {
@@ -401,5 +408,258 @@ func TestCardDAVRefusals(t *testing.T) {
 	}
 	if r := d.do(req{method: "GET", path: "/api/persons/" + pid, key: key}); r.code != 200 {
 		t.Errorf("Jan: %d", r.code)
+	}
+}
+
+// TestCardDAVBounds: a request that would make the server work out an
+// answer of the whole tree, or of every card times thousands of names,
+// is refused before any work; what clients send is answered.
+func TestCardDAVBounds(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	principal := strings.TrimSuffix(book, "addressbooks/contacts/")
+	for _, n := range []string{"Jim", "Pam"} {
+		d.person(key, "first_name="+n)
+	}
+	manyNames := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "<x%d/>", i)
+		}
+		return b.String()
+	}
+	propfind := func(props string) string {
+		return `<?xml version="1.0"?><propfind xmlns="DAV:"><prop>` + props + `</prop></propfind>`
+	}
+	query := func(props string) string {
+		return `<C:addressbook-query xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><prop>` + props + `</prop></C:addressbook-query>`
+	}
+	cases := []struct {
+		name, method, path, depth, body string
+		want                            int
+		wantBody                        []string
+	}{
+		{"10,000 property names are refused", "PROPFIND", book, "1", propfind(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"101 property names are refused", "PROPFIND", book, "1", propfind(manyNames(101)), 400, []string{"at most 100 properties"}},
+		{"10,000 names on the principal are refused", "PROPFIND", principal, "0", propfind(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"10,000 names at the root are refused", "PROPFIND", "/", "0", propfind(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"10,000 names in an addressbook-query are refused", "REPORT", book, "1", query(strings.Repeat("<a/>", 10000)), 400, []string{"at most 100 properties"}},
+		{"a name of 300 bytes is refused", "PROPFIND", book, "1", propfind("<" + strings.Repeat("n", 300) + "/>"), 400, []string{"at most 256 bytes"}},
+		{"100 property names are answered", "PROPFIND", book, "1", propfind("<getetag/>" + manyNames(99)), 207, []string{"getetag", "<x98", "404 Not Found"}},
+		{"Depth: infinity on the book is refused", "PROPFIND", book, "infinity", propfind("<getetag/>"), 403, []string{"<propfind-finite-depth/>"}},
+		{"Depth: infinity on the principal is refused", "PROPFIND", principal, "Infinity", propfind("<getetag/>"), 403, []string{"<propfind-finite-depth/>"}},
+		{"Depth: infinity at the root is refused", "PROPFIND", "/dav/", "infinity", propfind("<getetag/>"), 403, []string{"<propfind-finite-depth/>"}},
+		{"a Depth that is no depth is refused", "PROPFIND", book, "2", propfind("<getetag/>"), 400, nil},
+		{"an empty body on the principal is allprop", "PROPFIND", principal, "0", "", 207, []string{"current-user-principal", "addressbook-home-set"}},
+		{"an empty body on the book is allprop", "PROPFIND", book, "0", "", 207, []string{"getctag", "supported-report-set"}},
+		{"an empty body on the home set is allprop", "PROPFIND", principal + "addressbooks/", "0", "", 207, []string{"resourcetype"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := map[string]string{"Content-Type": "application/xml"}
+			if c.depth != "" {
+				h["Depth"] = c.depth
+			}
+			code, _, body := d.raw(c.method, c.path, "ada@example.com", key, c.body, h)
+			if code != c.want {
+				t.Fatalf("%d, want %d: %.300s", code, c.want, body)
+			}
+			for _, w := range c.wantBody {
+				if !strings.Contains(body, w) {
+					t.Errorf("want %q in %.500s", w, body)
+				}
+			}
+		})
+	}
+	t.Run("a PROPFIND of the principal without Depth lists no cards", func(t *testing.T) {
+		code, _, body := d.raw("PROPFIND", principal, "ada@example.com", key, propfind("<getetag/>"), map[string]string{"Content-Type": "application/xml"})
+		if code != 207 || strings.Contains(body, ".vcf") {
+			t.Errorf("%d %.500s", code, body)
+		}
+	})
+}
+
+// TestCardDAVReports: the address book's REPORTs, which Kith answers a
+// card at a time: a multiget answers each card named once, and 404 for
+// one not there; a query filters and stops at its limit; what is no
+// such REPORT is refused.
+func TestCardDAVReports(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	for _, n := range []string{"Jim", "Pam", "Dwight"} {
+		d.person(key, "first_name="+n)
+	}
+	objs, err := d.client.QueryAddressBook(context.Background(), book, &carddav.AddressBookQuery{})
+	if err != nil || len(objs) != 3 {
+		t.Fatalf("query: %v %v", objs, err)
+	}
+	xmlh := map[string]string{"Content-Type": "application/xml", "Depth": "1"}
+	multiget := func(hrefs ...string) string {
+		return `<C:addressbook-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><D:prop><D:getetag/><C:address-data/></D:prop><D:href>` +
+			strings.Join(hrefs, "</D:href><D:href>") + `</D:href></C:addressbook-multiget>`
+	}
+	query := func(filter, limit string) string {
+		return `<C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><D:prop><D:getetag/><C:address-data/></D:prop>` +
+			filter + limit + `</C:addressbook-query>`
+	}
+	fnIs := func(name, match string) string {
+		return `<C:filter><C:prop-filter name="FN"><C:text-match match-type="` + match + `">` + name + `</C:text-match></C:prop-filter></C:filter>`
+	}
+	cases := []struct {
+		name, body string
+		want       int
+		count      map[string]int
+	}{
+		{"a multiget answers each card named once", multiget(objs[0].Path, objs[0].Path, objs[1].Path), 207,
+			map[string]int{"<response": 2, "BEGIN:VCARD": 2}},
+		{"a multiget answers 404 for a card not there", multiget(book+"nobody.vcf", "/dav/999/addressbooks/contacts/x.vcf"), 207,
+			map[string]int{"HTTP/1.1 404 Not Found": 2, "BEGIN:VCARD": 0}},
+		{"a query filters", query(fnIs("Pam", "equals"), ""), 207, map[string]int{"<response": 1, "FN:Pam": 1}},
+		{"a query without filter is every card", query("", ""), 207, map[string]int{"<response": 3}},
+		{"a query stops at its limit", query("", `<C:limit><C:nresults>2</C:nresults></C:limit>`), 207, map[string]int{"<response": 2}},
+		{"a match type that is none is refused", query(fnIs("Pam", "sounds-like"), ""), 400, nil},
+		{"a REPORT that is none of the three is refused", `<D:expand-property xmlns:D="DAV:"/>`, 403, map[string]int{"<supported-report/>": 1}},
+		{"a REPORT that is no XML is refused", `<nope`, 400, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, body := d.raw("REPORT", book, "ada@example.com", key, c.body, xmlh)
+			if code != c.want {
+				t.Fatalf("%d, want %d: %.500s", code, c.want, body)
+			}
+			for s, n := range c.count {
+				if got := strings.Count(body, s); got != n {
+					t.Errorf("%d × %q, want %d: %.1000s", got, s, n, body)
+				}
+			}
+		})
+	}
+}
+
+// TestCardDAVPutETag: a PUT answers the card's new ETag, the one a GET
+// then shows and a DELETE may name (vdirsyncer deletes with it), 201 when
+// it made the card and 204 when it replaced it (RFC 4918 9.7.1).
+func TestCardDAVPutETag(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	card := func(fn string) string {
+		return "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:put-etag-1\r\nFN:" + fn + "\r\nN:;" + fn + ";;;\r\nTEL:+1 555 0100\r\nEMAIL:x@example.com\r\nBDAY:1980-03-04\r\nNOTE:hello\r\nEND:VCARD\r\n"
+	}
+	vh := func(h ...string) map[string]string {
+		m := map[string]string{"Content-Type": "text/vcard"}
+		for i := 0; i < len(h); i += 2 {
+			m[h[i]] = h[i+1]
+		}
+		return m
+	}
+	path := book + "put-etag-1.vcf"
+	getETag := func() string {
+		code, h, _ := d.raw("GET", path, "ada@example.com", key, "", nil)
+		if code != 200 {
+			t.Fatalf("GET: %d", code)
+		}
+		return h.Get("ETag")
+	}
+	code, h, body := d.raw("PUT", path, "ada@example.com", key, card("Jim"), vh("If-None-Match", "*"))
+	if code != 201 || h.Get("ETag") == "" || h.Get("ETag") != getETag() {
+		t.Fatalf("PUT of a new card: %d, ETag %q (GET: %q) %s", code, h.Get("ETag"), getETag(), body)
+	}
+	code, h2, body := d.raw("PUT", path, "ada@example.com", key, card("James"), vh("If-Match", h.Get("ETag")))
+	if code != 204 || h2.Get("ETag") == "" || h2.Get("ETag") == h.Get("ETag") || h2.Get("ETag") != getETag() {
+		t.Fatalf("PUT over the card: %d, ETag %q then %q (GET: %q) %s", code, h.Get("ETag"), h2.Get("ETag"), getETag(), body)
+	}
+	if code, _, body := d.raw("DELETE", path, "ada@example.com", key, "", map[string]string{"If-Match": h2.Get("ETag")}); code != 204 {
+		t.Errorf("DELETE with the PUT's ETag: %d %s", code, body)
+	}
+	// A card without a name is refused with RFC 6352's precondition.
+	noName := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nEND:VCARD\r\n"
+	if code, _, body := d.raw("PUT", book+"x.vcf", "ada@example.com", key, noName, vh()); code != 409 || !strings.Contains(body, "<valid-address-data") {
+		t.Errorf("PUT of a card without a name: %d %s", code, body)
+	}
+}
+
+// TestCardDAVStorageFault: a write that cannot get the database (here
+// its lock, held past SQLite's 10 s busy timeout by another process)
+// answers 503 with Retry-After, as the API does, not 500.
+func TestCardDAVStorageFault(t *testing.T) {
+	storetest.SQLiteOnly(t)
+	if testing.Short() {
+		t.Skip("waits out SQLite's 10 s busy timeout")
+	}
+	t.Parallel()
+	d, key := newDAVEnv(t, "ada@example.com")
+	book := d.bookOf(d.client)
+	other, err := sql.Open("sqlite", "file:"+d.where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, `ROLLBACK`)
+	card := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:locked\r\nFN:Locked Out\r\nEND:VCARD\r\n"
+	code, h, body := d.raw("PUT", book+"locked.vcf", "ada@example.com", key, card, map[string]string{"Content-Type": "text/vcard"})
+	if code != 503 || h.Get("Retry-After") == "" {
+		t.Errorf("PUT while the database is locked: %d, Retry-After %q: %s", code, h.Get("Retry-After"), body)
+	}
+}
+
+// TestCardDAVCutLogged: an answer that the server's write timeout cuts
+// (a client that does not read a large multistatus) is logged as cut,
+// with the status it began with, not as a 207 that was answered.
+func TestCardDAVCutLogged(t *testing.T) {
+	logs := &syncWriter{w: &strings.Builder{}}
+	e := newEnv(t, func(o *Options) { o.Logger = zerolog.New(logs) })
+	u, key := e.user("ada@example.com")
+	var ins []store.CardInput
+	for i := range 1000 {
+		ins = append(ins, store.CardInput{UID: fmt.Sprintf("card-%04d", i), FirstName: fmt.Sprint("Person ", i)})
+	}
+	if _, err := e.st.PutCards(context.Background(), u.AccountID, ins); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(e.srv)
+	ts.Config.WriteTimeout = 300 * time.Millisecond
+	ts.Start()
+	t.Cleanup(ts.Close)
+	// 100 long names, each answered 404 for every card: some 20 MB, more
+	// than the sockets between client and server hold.
+	var names strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&names, "<n%03d%s/>", i, strings.Repeat("x", 200))
+	}
+	body := `<propfind xmlns="DAV:"><prop>` + names.String() + `</prop></propfind>`
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req, _ := http.NewRequest("PROPFIND", fmt.Sprintf("%s/dav/%d/addressbooks/contacts/", ts.URL, u.ID), strings.NewReader(body))
+	req.SetBasicAuth("ada@example.com", key)
+	req.Header.Set("Content-Type", "application/xml")
+	req.Header.Set("Depth", "1")
+	if err := req.Write(conn); err != nil {
+		t.Fatal(err)
+	}
+	// The client reads nothing; the server's writes fail at the timeout.
+	var line string
+	for deadline := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		logs.mu.Lock()
+		for _, l := range strings.Split(logs.w.(*strings.Builder).String(), "\n") {
+			if strings.Contains(l, `"method":"PROPFIND"`) {
+				line = l
+			}
+		}
+		logs.mu.Unlock()
+	}
+	if !strings.Contains(line, `"cut":`) || !strings.Contains(line, `"sent_status":207`) || strings.Contains(line, `"status":207`) {
+		t.Errorf("the access line of the cut answer: %s", line)
 	}
 }

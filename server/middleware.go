@@ -78,10 +78,15 @@ func requestID(c echo.Context) string {
 
 // accessLog writes one line per request. It logs the path without the
 // query string, which may hold a password (the reference client logs in
-// with ?email=…&password=…), and never a header.
+// with ?email=…&password=…), and never a header. An answer whose writing
+// failed (the write timeout passed, or the client went away) is logged
+// as cut, with the status it began with as sent_status: the client never
+// got that answer whole.
 func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
+		ww := &writeWatcher{ResponseWriter: c.Response().Writer}
+		c.Response().Writer = ww
 		if err := next(c); err != nil {
 			c.Error(err) // write the error now, so its status is logged
 		}
@@ -89,16 +94,20 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		took := time.Since(start)
 		s.metrics.request(c.Path(), r.Method, res.Status, took)
 		ev := s.log.Info()
-		if res.Status >= 500 {
+		if res.Status >= 500 || ww.err != nil {
 			ev = s.log.Warn()
 		}
 		if sess, ok := input.Session(c); ok {
 			ev = ev.Int64("user_id", sess.UserID)
 		}
+		if ww.err != nil {
+			ev = ev.Str("cut", ww.err.Error()).Int("sent_status", res.Status)
+		} else {
+			ev = ev.Int("status", res.Status)
+		}
 		ev.Str("request_id", requestID(c)).
 			Str("method", r.Method).
 			Str("path", logPath(r)).
-			Int("status", res.Status).
 			Int64("bytes", res.Size).
 			Str("ip", c.RealIP()).
 			Dur("duration_ms", took).
@@ -106,6 +115,23 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		return nil
 	}
 }
+
+// writeWatcher remembers the first write of the answer that failed.
+type writeWatcher struct {
+	http.ResponseWriter
+	err error
+}
+
+func (w *writeWatcher) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *writeWatcher) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // logPath is the request's path as logs show it: a calendar feed's path
 // is its secret, which a log must not keep.

@@ -142,6 +142,19 @@ func (s *Store) Cards(ctx context.Context, accountID, afterID int64, limit int) 
 	return loadCards(ctx, tx, accountID, `id > ?`, limit, afterID)
 }
 
+// CardsChanged returns up to limit cards of the account that changed
+// after the counter value since (every card for 0), by id, after the id
+// afterID: a CardDAV answer reads the cards it sends a page at a time,
+// a few queries a page rather than a few a card.
+func (s *Store) CardsChanged(ctx context.Context, accountID, since, afterID int64, limit int) ([]Card, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("store: list cards: %w", err)
+	}
+	defer tx.end(ctx, false)
+	return loadCards(ctx, tx, accountID, `card_seq > ? AND id > ?`, limit, since, afterID)
+}
+
 // loadCards reads the account's persons that match where, by id, with
 // their details: one query a table, whatever the number of persons.
 func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limit int, args ...any) ([]Card, error) {

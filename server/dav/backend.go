@@ -159,13 +159,19 @@ func (b *backend) QueryAddressObjects(ctx context.Context, p string, q *carddav.
 // are checked in the write's transaction, so that a stale phone cannot
 // overwrite a newer edit.
 func (b *backend) PutAddressObject(ctx context.Context, p string, card vcard.Card, opts *carddav.PutAddressObjectOptions) (*carddav.AddressObject, error) {
+	ao, _, err := b.putCard(ctx, p, card, opts.IfMatch, opts.IfNoneMatch)
+	return ao, err
+}
+
+// putCard is PutAddressObject, which also tells whether it made the card.
+func (b *backend) putCard(ctx context.Context, p string, card vcard.Card, ifMatch, ifNoneMatch condition) (*carddav.AddressObject, bool, error) {
 	u := b.user(ctx)
 	if path.Dir(p)+"/" != bookPath(u) {
-		return nil, httpError(http.StatusForbidden, "cards go in "+bookPath(u))
+		return nil, false, httpError(http.StatusForbidden, "cards go in "+bookPath(u))
 	}
 	in, err := vcf.Decode(card, b.h.now())
 	if err != nil {
-		return nil, carddav.NewPreconditionError(carddav.PreconditionValidAddressData)
+		return nil, false, preconditionError("valid-address-data")
 	}
 	name := path.Base(p)
 	old, err := b.cardAt(ctx, p)
@@ -179,34 +185,37 @@ func (b *backend) PutAddressObject(ctx context.Context, p string, card vcard.Car
 			}
 		}
 		if other, err := b.h.store.CardByUID(ctx, u.AccountID, in.UID); err == nil && cardName(other.UID, other.Name) != name {
-			return nil, carddav.NewPreconditionError(carddav.PreconditionNoUIDConflict)
+			return nil, false, preconditionError("no-uid-conflict")
 		}
 		if cardName(in.UID, nil) != name {
 			in.Name = name
 		}
 	default:
-		return nil, b.h.fail(ctx, err)
+		return nil, false, b.h.fail(ctx, err)
 	}
-	c, _, err := b.h.store.PutCard(ctx, u.AccountID, in, func(cur *store.Card) error {
-		return checkConditions(cur, opts.IfMatch, opts.IfNoneMatch)
+	c, created, err := b.h.store.PutCard(ctx, u.AccountID, in, func(cur *store.Card) error {
+		return checkConditions(cur, ifMatch, ifNoneMatch)
 	})
 	if err != nil {
-		return nil, b.h.fail(ctx, err)
+		return nil, false, b.h.fail(ctx, err)
 	}
 	ao, err := object(u, &c)
 	if err != nil {
-		return nil, b.h.fail(ctx, err)
+		return nil, false, b.h.fail(ctx, err)
 	}
-	return &ao, nil
+	return &ao, created, nil
+}
+
+// condition is an If-Match or If-None-Match header.
+type condition interface {
+	IsSet() bool
+	MatchETag(string) (bool, error)
 }
 
 // checkConditions answers 412 unless If-Match names the card's ETag (or
 // is * and there is a card) and If-None-Match does not (or is * and
 // there is none).
-func checkConditions(cur *store.Card, ifMatch, ifNoneMatch interface {
-	IsSet() bool
-	MatchETag(string) (bool, error)
-}) error {
+func checkConditions(cur *store.Card, ifMatch, ifNoneMatch condition) error {
 	current := ""
 	if cur != nil {
 		current = etag(cur.Seq)

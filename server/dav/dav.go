@@ -17,7 +17,10 @@ package dav
 import (
 	"context"
 	"encoding/base64"
+	"encoding/xml"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"path"
@@ -25,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emersion/go-vcard"
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
 
@@ -137,7 +141,8 @@ func uidOfName(name string) string {
 // whichever routes the server mounts it on.
 func (h *Handler) Root() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if u, ok := h.user(w, r); ok {
+		w = unavailableWriter{w}
+		if u, ok := h.user(w, r); ok && (r.Method != "PROPFIND" || bound(w, r)) {
 			h.serveRoot(w, r, u)
 		}
 	})
@@ -166,8 +171,12 @@ func etag(seq int64) string { return strconv.FormatInt(seq, 10) }
 // ServeHTTP serves a request under Prefix whose user the server has
 // authenticated.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = unavailableWriter{w}
 	u, ok := h.user(w, r)
 	if !ok {
+		return
+	}
+	if (r.Method == "PROPFIND" || r.Method == "REPORT") && !bound(w, r) {
 		return
 	}
 	p := r.URL.Path
@@ -193,15 +202,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveBookPropfind(w, r, u)
 		return
 	case p == bookPath(u) && r.Method == "REPORT":
-		if served := h.serveSyncCollection(w, r, u); served {
-			return
-		}
+		h.serveReport(w, r, u)
+		return
+	case r.Method == "REPORT":
+		// The address book is all there is to report on.
+		writeDAVError(w, http.StatusForbidden, "supported-report")
+		return
 	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodDelete:
 		h.serveDelete(w, r, u)
+		return
+	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodPut:
+		h.servePut(w, r)
 		return
 	}
 	h.carddav.ServeHTTP(w, r)
 }
+
+// RetryAfter is what a 503 asks a client to wait, in seconds.
+const RetryAfter = "5"
+
+// unavailableWriter gives every 503 a Retry-After, whoever writes it:
+// go-webdav writes the errors of the backend calls it makes.
+type unavailableWriter struct{ http.ResponseWriter }
+
+func (w unavailableWriter) WriteHeader(code int) {
+	if code == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", RetryAfter)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w unavailableWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // statusError is an error with the status a client gets. It wraps
 // go-webdav's own, which go-webdav's handler answers with.
@@ -209,6 +241,9 @@ type statusError struct {
 	code int
 	msg  string
 	err  error
+	// condition is the CardDAV precondition that failed, if one did
+	// (RFC 6352 6.3.2.1), answered as DAV's error element.
+	condition string
 }
 
 func (e *statusError) Error() string { return e.msg }
@@ -216,6 +251,13 @@ func (e *statusError) Unwrap() error { return e.err }
 
 func httpError(code int, msg string) error {
 	return &statusError{code: code, msg: msg, err: webdav.NewHTTPError(code, errors.New(msg))}
+}
+
+// preconditionError is a CardDAV precondition that failed: 409.
+func preconditionError(condition string) error {
+	e := httpError(http.StatusConflict, condition).(*statusError)
+	e.condition = condition
+	return e
 }
 
 // fail is the error a backend call returns for err: store errors become
@@ -230,6 +272,11 @@ func (h *Handler) fail(ctx context.Context, err error) error {
 		return httpError(http.StatusNotFound, "card not found")
 	case errors.Is(err, store.ErrPersonProtected):
 		return httpError(http.StatusForbidden, "this person cannot be deleted")
+	case store.Unavailable(err):
+		// A full disk or a lost lock is the host's trouble and passes, as
+		// in the API: 503, and the client tries again later.
+		h.logError(ctx, err)
+		return httpError(http.StatusServiceUnavailable, "Service Unavailable.")
 	}
 	h.logError(ctx, err)
 	return httpError(http.StatusInternalServerError, "server error")
@@ -241,5 +288,45 @@ func writeError(w http.ResponseWriter, err error) {
 	if !errors.As(err, &status) {
 		status = &statusError{code: http.StatusInternalServerError, msg: "server error"}
 	}
+	if status.condition != "" {
+		w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
+		w.WriteHeader(status.code)
+		io.WriteString(w, xml.Header+`<error xmlns="DAV:"><`+status.condition+` xmlns="`+nsCardDAV+`"/></error>`)
+		return
+	}
 	http.Error(w, status.msg, status.code)
+}
+
+// servePut creates or replaces a card, and answers its new ETag: 201
+// when it made the card, 204 when it replaced one (go-webdav answered 201
+// for both).
+func (h *Handler) servePut(w http.ResponseWriter, r *http.Request) {
+	if t, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || t != vcard.MIMEType {
+		writeError(w, httpError(http.StatusUnsupportedMediaType, "a card is sent as text/vcard"))
+		return
+	}
+	card, err := vcard.NewDecoder(r.Body).Decode()
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeError(w, httpError(http.StatusRequestEntityTooLarge, "the card is too large"))
+		return
+	case err != nil:
+		writeError(w, httpError(http.StatusBadRequest, "the body is not a vCard"))
+		return
+	}
+	b := &backend{h: h}
+	ao, created, err := b.putCard(r.Context(), r.URL.Path, card, conditional(r.Header.Get("If-Match")), conditional(r.Header.Get("If-None-Match")))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("ETag", `"`+ao.ETag+`"`)
+	w.Header().Set("Last-Modified", ao.ModTime.UTC().Format(http.TimeFormat))
+	if created {
+		w.Header().Set("Location", ao.Path)
+		w.WriteHeader(http.StatusCreated)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

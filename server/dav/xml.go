@@ -2,10 +2,13 @@ package dav
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,14 +33,9 @@ const syncTokenPrefix = "urn:kith:sync:"
 // maxRequestXML is the largest PROPFIND or REPORT body read.
 const maxRequestXML = 64 << 10
 
-// multistatus is a 207 answer.
-type multistatus struct {
-	XMLName   xml.Name   `xml:"DAV: multistatus"`
-	Responses []response `xml:"DAV: response"`
-	SyncToken string     `xml:"DAV: sync-token,omitempty"`
-}
-
+// response is one resource's part of a 207 answer.
 type response struct {
+	XMLName  xml.Name   `xml:"DAV: response"`
 	Href     string     `xml:"DAV: href"`
 	Propstat []propstat `xml:"DAV: propstat,omitempty"`
 	Status   string     `xml:"DAV: status,omitempty"`
@@ -116,11 +114,74 @@ func allNames(have map[xml.Name]string) []xml.Name {
 	return names
 }
 
-func serveMultistatus(w http.ResponseWriter, ms multistatus) {
-	w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
-	w.WriteHeader(http.StatusMultiStatus)
-	io.WriteString(w, xml.Header)
-	xml.NewEncoder(w).Encode(ms)
+// multistatus writes a 207 answer one response at a time, so that an
+// answer of many cards is never held in memory whole: only the page of
+// cards being sent is. Nothing is written before the first response, so
+// that a fault before it is still answered with its own status.
+type multistatus struct {
+	w       http.ResponseWriter
+	enc     *xml.Encoder
+	started bool
+	// err is the first write that failed (the client went away, or the
+	// server's write timeout passed): what is left is not worked out.
+	err error
+}
+
+func newMultistatus(w http.ResponseWriter) *multistatus {
+	return &multistatus{w: w, enc: xml.NewEncoder(w)}
+}
+
+func (ms *multistatus) start() {
+	if ms.started {
+		return
+	}
+	ms.started = true
+	ms.w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
+	ms.w.WriteHeader(http.StatusMultiStatus)
+	_, ms.err = io.WriteString(ms.w, xml.Header+`<multistatus xmlns="DAV:">`)
+}
+
+// add writes one response, and tells whether to go on.
+func (ms *multistatus) add(r response) bool {
+	ms.start()
+	if ms.err == nil {
+		ms.err = ms.enc.Encode(r)
+	}
+	return ms.err == nil
+}
+
+// end closes the answer, with the sync token when there is one.
+func (ms *multistatus) end(syncToken string) {
+	ms.start()
+	if ms.err != nil {
+		return
+	}
+	tail := `</multistatus>`
+	if syncToken != "" {
+		tail = `<sync-token>` + escapeText(syncToken) + `</sync-token>` + tail
+	}
+	_, ms.err = io.WriteString(ms.w, tail)
+}
+
+// fail answers err, a store's, with its status while the answer has not
+// begun; after, it can only cut the connection (as the export does), so
+// that the client sees a failed answer rather than one that stops short.
+func (h *Handler) failStream(ctx context.Context, ms *multistatus, err error) {
+	if !ms.started {
+		writeError(ms.w, h.fail(ctx, err))
+		return
+	}
+	h.logError(ctx, fmt.Errorf("dav: the answer stopped after it began: %w", err))
+	panic(http.ErrAbortHandler)
+}
+
+// serveMultistatus answers the responses, a few.
+func serveMultistatus(w http.ResponseWriter, responses ...response) {
+	ms := newMultistatus(w)
+	for _, r := range responses {
+		ms.add(r)
+	}
+	ms.end("")
 }
 
 // propRequest is a PROPFIND's or a REPORT's choice of properties.
@@ -142,7 +203,9 @@ func (p *propRequest) names(have map[xml.Name]string) []xml.Name {
 	}
 	var out []xml.Name
 	for _, n := range p.Prop.Names {
-		out = append(out, n.XMLName)
+		if !slices.Contains(out, n.XMLName) { // at most MaxPropNames
+			out = append(out, n.XMLName)
+		}
 	}
 	return out
 }
@@ -192,9 +255,7 @@ func (h *Handler) serveRoot(w http.ResponseWriter, r *http.Request, u User) {
 			{Space: nsDAV, Local: "resourcetype"}:             `<collection xmlns="DAV:"/>`,
 			{Space: nsCardDAV, Local: "addressbook-home-set"}: href(homeSetPath(u)),
 		}
-		serveMultistatus(w, multistatus{Responses: []response{{
-			Href: r.URL.Path, Propstat: propValues(req.names(have), have),
-		}}})
+		serveMultistatus(w, response{Href: r.URL.Path, Propstat: propValues(req.names(have), have)})
 	default:
 		http.Error(w, "Method not allowed.", http.StatusMethodNotAllowed)
 	}
@@ -276,77 +337,92 @@ func (h *Handler) serveBookPropfind(w http.ResponseWriter, r *http.Request, u Us
 		return
 	}
 	have := bookProps(u, seq)
-	ms := multistatus{Responses: []response{{Href: bookPath(u), Propstat: propValues(req.names(have), have)}}}
-	if r.Header.Get("Depth") != "0" {
-		refs, err := h.store.CardRefs(ctx, u.AccountID)
-		if err != nil {
+	book := response{Href: bookPath(u), Propstat: propValues(req.names(have), have)}
+	var refs []store.CardRef
+	if r.Header.Get("Depth") != "0" && !wantsData(req.cardNames()) {
+		if refs, err = h.store.CardRefs(ctx, u.AccountID); err != nil {
 			writeError(w, h.fail(ctx, err))
 			return
 		}
-		responses, err := h.cardResponses(r, u, refs, &req.propRequest)
-		if err != nil {
-			writeError(w, err)
+	}
+	ms := newMultistatus(w)
+	ms.add(book)
+	if r.Header.Get("Depth") != "0" {
+		if err := h.streamCards(ctx, ms, u, refs, 0, &req.propRequest); err != nil {
+			h.failStream(ctx, ms, err)
 			return
 		}
-		ms.Responses = append(ms.Responses, responses...)
 	}
-	serveMultistatus(w, ms)
+	ms.end("")
 }
 
-// cardResponses answers the properties asked for of each card of refs.
-func (h *Handler) cardResponses(r *http.Request, u User, refs []store.CardRef, req *propRequest) ([]response, error) {
-	ctx := r.Context()
-	names := req.names(cardProps(store.CardRef{}, nil))
-	if req.Prop == nil {
+// cardNames is the properties asked for of each card; allprop's include
+// the card's content.
+func (p *propRequest) cardNames() []xml.Name {
+	names := p.names(cardProps(store.CardRef{}, nil))
+	if p.Prop == nil {
 		names = append(names, xml.Name{Space: nsCardDAV, Local: "address-data"})
 	}
-	out := make([]response, 0, len(refs))
-	for _, ref := range refs {
-		var card *store.Card
-		if wantsData(names) {
-			c, err := h.store.CardByUID(ctx, u.AccountID, ref.UID)
-			if isNotFound(err) {
-				continue // deleted since it was listed
+	return names
+}
+
+// streamCards answers the properties asked for of each card of refs or,
+// when the cards' content is asked for, of each card changed after since
+// (every card for 0), read cardPage cards at a time: a few queries a page,
+// not a few a card.
+func (h *Handler) streamCards(ctx context.Context, ms *multistatus, u User, refs []store.CardRef, since int64, req *propRequest) error {
+	names := req.cardNames()
+	if !wantsData(names) {
+		for _, ref := range refs {
+			if !ms.add(response{Href: cardPath(u, ref.UID, ref.Name), Propstat: propValues(names, cardProps(ref, nil))}) {
+				return nil
 			}
-			if err != nil {
-				return nil, h.fail(ctx, err)
-			}
-			card, ref = &c, store.CardRef{UID: c.UID, Name: c.Name, Seq: c.Seq, UpdatedAt: c.UpdatedAt}
 		}
-		have := cardProps(ref, card)
-		out = append(out, response{Href: cardPath(u, ref.UID, ref.Name), Propstat: propValues(names, have)})
+		return nil
 	}
-	return out, nil
+	return h.eachCard(ctx, u, since, func(c *store.Card) bool {
+		return ms.add(response{Href: cardPath(u, c.UID, c.Name), Propstat: propValues(names, cardProps(refOf(c), c))})
+	})
+}
+
+// eachCard calls fn with each card of the account changed after since
+// (every card for 0), read cardPage cards at a time, until fn says stop.
+func (h *Handler) eachCard(ctx context.Context, u User, since int64, fn func(*store.Card) bool) error {
+	var after int64
+	for {
+		cards, err := h.store.CardsChanged(ctx, u.AccountID, since, after, cardPage)
+		if err != nil {
+			return err
+		}
+		for i := range cards {
+			if !fn(&cards[i]) {
+				return nil
+			}
+		}
+		if len(cards) < cardPage {
+			return nil
+		}
+		after = cards[len(cards)-1].ID
+	}
+}
+
+func refOf(c *store.Card) store.CardRef {
+	return store.CardRef{UID: c.UID, Name: c.Name, Seq: c.Seq, UpdatedAt: c.UpdatedAt}
 }
 
 // serveSyncCollection answers a sync-collection REPORT (RFC 6578): the
 // cards changed and deleted since the token, or every card for no token,
-// and the new token. It reports false for another REPORT, which
-// go-webdav answers; the body is put back for it.
-func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u User) bool {
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestXML+1))
-	if err != nil || len(raw) > maxRequestXML {
-		writeError(w, httpError(http.StatusRequestEntityTooLarge, "the request body is too large"))
-		return true
-	}
-	var req struct {
-		XMLName   xml.Name `xml:"DAV: sync-collection"`
-		SyncToken string   `xml:"DAV: sync-token"`
-		SyncLevel string   `xml:"DAV: sync-level"`
-		propRequest
-	}
-	if xml.Unmarshal(raw, &req) != nil || req.XMLName.Local != "sync-collection" {
-		r.Body = io.NopCloser(bytes.NewReader(raw))
-		return false
-	}
+// and the new token.
+func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u User, req *reportRequest) {
 	ctx := r.Context()
 	since, ok := parseSyncToken(req.SyncToken)
 	if req.SyncLevel != "" && strings.TrimSpace(req.SyncLevel) != "1" {
 		writeDAVError(w, http.StatusForbidden, "number-of-matches-within-limits")
-		return true
+		return
 	}
 	var seq int64
 	var changed, deleted []store.CardRef
+	var err error
 	if since == 0 {
 		// The first sync: every card. The counter is read first, so that
 		// a change made meanwhile is sent again next time, never missed.
@@ -358,22 +434,23 @@ func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u 
 	}
 	if err == nil && (!ok || since > seq) {
 		writeDAVError(w, http.StatusForbidden, "valid-sync-token")
-		return true
+		return
 	}
 	if err != nil {
 		writeError(w, h.fail(ctx, err))
-		return true
+		return
 	}
-	responses, err := h.cardResponses(r, u, changed, &req.propRequest)
-	if err != nil {
-		writeError(w, err)
-		return true
+	ms := newMultistatus(w)
+	if err := h.streamCards(ctx, ms, u, changed, since, &req.propRequest); err != nil {
+		h.failStream(ctx, ms, err)
+		return
 	}
 	for _, d := range deleted {
-		responses = append(responses, response{Href: cardPath(u, d.UID, d.Name), Status: status(http.StatusNotFound)})
+		if !ms.add(response{Href: cardPath(u, d.UID, d.Name), Status: status(http.StatusNotFound)}) {
+			break
+		}
 	}
-	serveMultistatus(w, multistatus{Responses: responses, SyncToken: syncTokenPrefix + strconv.FormatInt(seq, 10)})
-	return true
+	ms.end(syncTokenPrefix + strconv.FormatInt(seq, 10))
 }
 
 // parseSyncToken reads a token this server gave; "" is the start.
