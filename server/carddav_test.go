@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -604,10 +605,27 @@ func TestCardDAVStorageFault(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.ExecContext(ctx, `ROLLBACK`)
+	// The API's write, beside it, waits out the same timeout.
+	var api *http.Response
+	var apiBody []byte
+	var apiErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		r, _ := http.NewRequest("POST", d.url+"/api/persons?first_name=Locked", nil)
+		r.Header.Set("Authorization", "Bearer "+key)
+		if api, apiErr = http.DefaultClient.Do(r); apiErr == nil {
+			apiBody, apiErr = io.ReadAll(api.Body)
+			api.Body.Close()
+		}
+	})
 	card := "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:locked\r\nFN:Locked Out\r\nEND:VCARD\r\n"
 	code, h, body := d.raw("PUT", book+"locked.vcf", "ada@example.com", key, card, map[string]string{"Content-Type": "text/vcard"})
 	if code != 503 || h.Get("Retry-After") == "" {
 		t.Errorf("PUT while the database is locked: %d, Retry-After %q: %s", code, h.Get("Retry-After"), body)
+	}
+	wg.Wait()
+	if apiErr != nil || api.StatusCode != 503 || api.Header.Get("Retry-After") != "5" || !strings.Contains(string(apiBody), "Service Unavailable.") {
+		t.Errorf("the API's write while the database is locked: %v %v: %s", api, apiErr, apiBody)
 	}
 }
 

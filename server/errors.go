@@ -101,6 +101,7 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 		// A full disk or a lost lock is the host's trouble and passes:
 		// 503 tells the client to try again later.
 		status, msg = input.ErrUnavailable.Status, input.ErrUnavailable.Message
+		c.Response().Header().Set(echo.HeaderRetryAfter, "5")
 	}
 	s.log.Error().Err(err).Str("request_id", requestID(c)).
 		Str("method", c.Request().Method).Str("path", logPath(c.Request())).Msg("request failed")
