@@ -210,7 +210,7 @@ func (s *Scheduler) deliverDigest(ctx context.Context, t store.ReminderTarget, c
 	}
 	wait := retryAfter[min(int(tries)-1, len(retryAfter)-1)]
 	giveUp := tries >= reminderTries
-	s.Log.Warn().Err(sendErr).Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
+	s.Log.Warn().Err(sendErr).AnErr("cause", LogCause(sendErr)).Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
 		Int64("try", tries).Bool("gave_up", giveUp).Msg("reminder digest not delivered")
 	msgText := Clip(sendErr.Error(), 500)
 	if giveUp {
