@@ -157,3 +157,37 @@ func rawServer(t *testing.T, serve func(net.Conn)) string {
 	})
 	return addr
 }
+
+// TestRefusePrivateAddresses: with the operator's setting on, a channel
+// at a loopback address, by IP or by a name that resolves to one, is
+// refused when connecting, in the test send and the daily digest alike,
+// and the host gets nothing; with it off (the default), it is reached.
+func TestRefusePrivateAddresses(t *testing.T) {
+	rc, got := newReceiver(t)
+	_, port, _ := net.SplitHostPort(rc.Listener.Addr().String())
+	e := newEnv(t, func(o *Options) { o.RefusePrivateAddresses = true })
+	_, key := e.user("ada@example.com")
+	e.birthday(key, "Grace", 1990, 3, 15, true)
+	want := "webhook's address is private or local, and this Kith server sends only to public addresses"
+	for _, target := range []string{rc.URL + "/ip", "http://localhost:" + port + "/name", "http://[::ffff:127.0.0.1]:" + port + "/mapped"} {
+		if r := e.testSend(key, hookQuery(target)); r.code != 422 || !strings.Contains(r.body, want) {
+			t.Errorf("test send to %s: %d %s", target, r.code, r.body)
+		}
+	}
+	e.pass()
+	if list := e.do(req{method: "GET", path: "/api/me/channels", key: key}); strings.Count(list.body, want) != 3 {
+		t.Errorf("last errors: %s", list.body)
+	}
+	rc.mu.Lock()
+	n := len(*got)
+	rc.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d requests reached the loopback address", n)
+	}
+
+	home := newEnv(t)
+	_, key = home.user("ada@example.com")
+	if r := home.testSend(key, hookQuery(rc.URL+"/ip")); r.code != 200 {
+		t.Errorf("by default a home server reaches its network: %d %s", r.code, r.body)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"kith/server/input"
@@ -26,12 +25,12 @@ const SignatureHeader = "X-Kith-Signature"
 // Sender posts digests to ntfy, Gotify and webhooks: each is one POST, so
 // Kith makes them itself rather than link a notification library.
 type Sender struct {
-	// Client makes the requests; nil is one with a 15-second timeout.
-	// Whichever it is, redirects are not followed.
+	// Client makes the requests; nil is NewClient(false). Whichever it
+	// is, redirects are not followed.
 	Client *http.Client
 }
 
-var defaultClient = &http.Client{Timeout: 15 * time.Second}
+var defaultClient = NewClient(false)
 
 // Send delivers m to one channel of an HTTP kind.
 func (s Sender) Send(ctx context.Context, ch store.Channel, m Message) error {
@@ -128,6 +127,9 @@ func (s Sender) post(ctx context.Context, kind, target string, h http.Header, bo
 	c := *client
 	c.CheckRedirect = refuseRedirects
 	resp, err := c.Do(req)
+	if errors.Is(err, ErrPrivateAddress) {
+		return &SendError{Msg: kind + "'s address is private or local, and this Kith server sends only to public addresses", Cause: err}
+	}
 	if err != nil {
 		return &SendError{Msg: kind + " could not be reached", Cause: err}
 	}
