@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"kith/store"
 )
 
 // channel creates a channel and returns its JSON data.
@@ -90,6 +93,9 @@ func TestChannelValidation(t *testing.T) {
 		{"a port and no host", post("kind=gotify&token=t&url=http://:8080"), 422, []string{`"url":["The url field must be a valid URL."]`}},
 		{"not a url", post("kind=gotify&token=t&url=gotify.example"), 422, []string{`"url":["The url field must be a valid URL."]`}},
 		{"ntfy without a topic", post("kind=ntfy&url=https://ntfy.sh/"), 422, []string{`ntfy topic`}},
+		{"a password in the url", post("kind=webhook&url=https://kith:hunter2@hooks.example.com/x"), 422,
+			[]string{`"url":["The url field must not hold a user name or password: put a token in the token field."]`}},
+		{"a user name in the url", post("kind=ntfy&url=https://tk_secret@ntfy.example.com/topic"), 422, []string{`"url":["The url field must not hold a user name`}},
 		{"gotify without a token", post("kind=gotify&url=https://gotify.example"), 422, []string{`"token":["The token field is required when kind is gotify."]`}},
 		{"a short webhook secret", post("kind=webhook&url=https://h.example&token=short"), 422, []string{`"token":["The token field must be at least 16 characters."]`}},
 		{"a long name", post("kind=ntfy&url=https://ntfy.sh/x&name=" + long), 422, []string{`"name":["The name field must not be greater than 255 characters."]`}},
@@ -125,4 +131,31 @@ func TestReminderSettings(t *testing.T) {
 		{"nothing is the defaults", put(""), 200, []string{`"send_at":"07:15"`, `"send_at_is_default":true`, `"days":7`}},
 		{"days 0 is today only", put("days=0"), 200, []string{`"days":0`}},
 	})
+}
+
+// TestChannelURLCredentialsAreMasked: a URL with a user name and password,
+// saved before they were refused, is shown without them, by the API and
+// the pages alike.
+func TestChannelURLCredentialsAreMasked(t *testing.T) {
+	e := newEnv(t)
+	ada, key := e.user("ada@example.com")
+	old := "https://kith:hunter2@hooks.example.com/x?a=1"
+	token := "a-signing-secret-of-old"
+	ch, err := e.st.CreateChannel(context.Background(), ada.ID, store.ChannelInput{Kind: "webhook", URL: &old, Token: &token, Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprint(ch.ID)
+	for _, path := range []string{"/api/me/channels", "/api/me/channels/" + id} {
+		r := e.do(req{method: "GET", path: path, key: key})
+		if !strings.Contains(r.body, `"url":"https://***@hooks.example.com/x?a=1"`) || strings.Contains(r.body, "hunter2") || strings.Contains(r.body, "kith:") {
+			t.Errorf("GET %s: %s", path, r.body)
+		}
+	}
+	b := e.signIn(t, "ada@example.com")
+	for _, path := range []string{"/settings", "/settings/channels/" + id + "/edit"} {
+		pg := b.get(path)
+		pg.has(t, "https://***@hooks.example.com/x")
+		pg.lacks(t, "hunter2")
+	}
 }

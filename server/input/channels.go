@@ -38,6 +38,10 @@ func Channel(p *Params, creating bool) store.ChannelInput {
 		p.Fail("url", "The url field is required when kind is "+in.Kind+".")
 	case in.URL != nil && !webURL(*in.URL):
 		p.Fail("url", "The url field must be a valid URL.")
+	case in.URL != nil && hasUserinfo(*in.URL):
+		// It would be shown back in every answer, and sent as Basic
+		// authentication: the token field is where a secret goes.
+		p.Fail("url", "The url field must not hold a user name or password: put a token in the token field.")
 	case in.URL != nil && in.Kind == "ntfy":
 		if _, _, err := SplitTopic(*in.URL); err != nil {
 			p.Fail("url", "The url field must end with the ntfy topic, as in https://ntfy.sh/your-topic.")
@@ -61,6 +65,27 @@ func ChannelUpdate(p *Params, old store.Channel) store.ChannelInput {
 		p.Fail("token", "The token field is required when kind changes to "+in.Kind+".")
 	}
 	return in
+}
+
+func hasUserinfo(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.User != nil
+}
+
+// ShownURL is a channel's URL as answers show it: a user name and
+// password in it, from before they were refused, become "***".
+func ShownURL(raw *string) *string {
+	if raw == nil {
+		return nil
+	}
+	u, err := url.Parse(*raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	scheme, rest, _ := strings.Cut(u.String(), "//")
+	shown := scheme + "//***@" + rest
+	return &shown
 }
 
 // SignWebhook gives a webhook sent without a token a signing secret of
