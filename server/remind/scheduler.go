@@ -34,6 +34,9 @@ type Scheduler struct {
 	// Count, when not nil, counts each digest a channel was sent, or
 	// failed to be, by the channel's kind: the server's metrics.
 	Count func(kind string, sent bool)
+	// Ticks, when not nil, starts Run's passes after the first instead of
+	// the clock's minutes: a test drives them beside the store's clock.
+	Ticks <-chan time.Time
 }
 
 // How the scheduler retries a channel that fails: reminderTries tries a
@@ -60,12 +63,25 @@ func (s *Scheduler) Run(ctx context.Context) {
 		if err := s.Pass(ctx); err != nil && ctx.Err() == nil {
 			s.Log.Error().Err(err).Msg("reminder pass failed")
 		}
-		now := time.Now()
-		select {
-		case <-ctx.Done():
+		if !s.nextPass(ctx) {
 			return
-		case <-time.After(now.Truncate(time.Minute).Add(time.Minute).Sub(now)):
 		}
+	}
+}
+
+// nextPass waits for the start of the next minute, or the next of Ticks,
+// and reports whether it came before ctx ended.
+func (s *Scheduler) nextPass(ctx context.Context) bool {
+	next := s.Ticks
+	if next == nil {
+		now := time.Now()
+		next = time.After(now.Truncate(time.Minute).Add(time.Minute).Sub(now))
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-next:
+		return true
 	}
 }
 
