@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"kith/store"
@@ -158,4 +161,40 @@ func TestChannelURLCredentialsAreMasked(t *testing.T) {
 		pg.has(t, "https://***@hooks.example.com/x")
 		pg.lacks(t, "hunter2")
 	}
+}
+
+// TestChannelCap: a user may have store.MaxChannels channels, email
+// included; one more is a 422 by the API and the form, also when many
+// are asked for at once.
+func TestChannelCap(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	var wg sync.WaitGroup
+	for i := range 2 * store.MaxChannels {
+		wg.Go(func() {
+			e.do(req{method: "POST", path: fmt.Sprintf("/api/me/channels?kind=ntfy&url=https://ntfy.sh/ada-%d", i), key: key})
+		})
+	}
+	wg.Wait()
+	if n := e.count(`SELECT count(*) FROM channels`); n != store.MaxChannels {
+		t.Fatalf("%d channels after %d asked for at once, want %d", n, 2*store.MaxChannels, store.MaxChannels)
+	}
+	full := `"kind":["You have 10 channels, the most there can be: delete one to add another."]`
+	e.run(t, []scenario{
+		{"one more", req{method: "POST", path: "/api/me/channels?kind=webhook&url=https://h.example/x", key: key}, 422, []string{full}},
+	})
+	b := e.signIn(t, "ada@example.com")
+	b.get("/settings")
+	pg := b.post("/settings/channels", url.Values{"kind": {"ntfy"}, "url": {"https://ntfy.sh/one-more"}})
+	if pg.code != http.StatusUnprocessableEntity {
+		t.Fatalf("one more by the form: %d", pg.code)
+	}
+	pg.has(t, `id="channel-kind-err">You have 10 channels, the most there can be: delete one to add another.`)
+	// Another user is not counted with Ada.
+	_, bob := e.user("bob@example.com")
+	e.channel(bob, "kind=ntfy&url=https://ntfy.sh/bob")
+	// One deleted makes room for one.
+	list := e.do(req{method: "GET", path: "/api/me/channels", key: key}).json(t)["data"].([]any)
+	e.do(req{method: "DELETE", path: fmt.Sprint("/api/me/channels/", list[1].(map[string]any)["id"]), key: key})
+	e.channel(key, "kind=ntfy&url=https://ntfy.sh/ada-again")
 }

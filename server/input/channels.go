@@ -3,6 +3,7 @@ package input
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -99,10 +100,14 @@ func SignWebhook(in *store.ChannelInput) string {
 	return secret
 }
 
-// ChannelError turns a second email channel into the 422 a client can act on.
+// ChannelError turns a second email channel, or one channel too many,
+// into the 422 a client can act on.
 func ChannelError(err error) error {
-	if errors.Is(err, store.ErrEmailChannelTaken) {
+	switch {
+	case errors.Is(err, store.ErrEmailChannelTaken):
 		return Invalid("kind", "You already have an email channel.")
+	case errors.Is(err, store.ErrTooManyChannels):
+		return Invalid("kind", fmt.Sprintf("You have %d channels, the most there can be: delete one to add another.", store.MaxChannels))
 	}
 	return err
 }

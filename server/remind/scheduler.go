@@ -193,7 +193,9 @@ func (s *Scheduler) remindUser(ctx context.Context, t store.ReminderTarget, now 
 	today := Today(now, loc)
 	day := today.Format(time.DateOnly)
 	var due []store.Channel
-	for _, ch := range t.Channels {
+	// A user who had more channels before there was a cap is sent to on
+	// the first MaxChannels of their enabled ones.
+	for _, ch := range t.Channels[:min(len(t.Channels), store.MaxChannels)] {
 		if (ch.DoneDay == nil || *ch.DoneDay < day) && (ch.RetryAt == nil || *ch.RetryAt <= now.Unix()) {
 			due = append(due, ch)
 		}
