@@ -88,6 +88,8 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 
 		MaxConns:        cfg.MaxConnections,
 		MaxConnsPerAddr: cfg.MaxConnectionsPerIP,
+
+		RefusePrivateAddresses: cfg.RefusePrivateAddresses,
 	}
 	if store.IsPostgres(cfg.DB) {
 		// Every server on the database counts together: a client does not

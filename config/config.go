@@ -52,6 +52,10 @@ type Config struct {
 	// ReminderSendAt is when the daily digests go out, "HH:MM" in each
 	// user's time zone, for users who have not chosen their own.
 	ReminderSendAt string
+	// RefusePrivateAddresses keeps ntfy, Gotify and webhook channels from
+	// reaching loopback, private and link-local addresses: on for a server
+	// on the internet, whose users should not reach its own network.
+	RefusePrivateAddresses bool
 
 	// PprofAddr, when set, serves Go's profiler there (debug.pprof_addr).
 	PprofAddr string
@@ -92,6 +96,7 @@ var keys = []key{
 	{"smtp.from", "", func(c *Config, v any) error { return asString(v, &c.SMTPFrom) }},
 	{"smtp.tls", "", func(c *Config, v any) error { return asString(v, &c.SMTPTLS) }},
 	{"reminders.send_at", "08:00", func(c *Config, v any) error { return asString(v, &c.ReminderSendAt) }},
+	{"reminders.refuse_private_addresses", false, func(c *Config, v any) error { return asBool(v, &c.RefusePrivateAddresses) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 	{"metrics.addr", "", func(c *Config, v any) error { return asString(v, &c.MetricsAddr) }},
 }
@@ -202,6 +207,27 @@ func asInt(v any, dst *int) error {
 		*dst = n
 	default:
 		return fmt.Errorf("want a whole number, got %v", v)
+	}
+	return nil
+}
+
+// asBool accepts a YAML boolean, or true/false, 1/0, yes/no, on/off as an
+// environment variable or a flag gives it.
+func asBool(v any, dst *bool) error {
+	switch t := v.(type) {
+	case bool:
+		*dst = t
+	case string:
+		switch strings.ToLower(strings.TrimSpace(t)) {
+		case "true", "1", "yes", "on":
+			*dst = true
+		case "false", "0", "no", "off", "":
+			*dst = false
+		default:
+			return fmt.Errorf("want true or false, got %q", t)
+		}
+	default:
+		return fmt.Errorf("want true or false, got %v", v)
 	}
 	return nil
 }

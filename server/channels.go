@@ -28,7 +28,7 @@ type channelJSON struct {
 }
 
 func channelOut(ch *store.Channel) channelJSON {
-	return channelJSON{ID: ch.ID, Object: "channel", Kind: ch.Kind, Name: ch.Name, URL: ch.URL, Enabled: ch.Enabled,
+	return channelJSON{ID: ch.ID, Object: "channel", Kind: ch.Kind, Name: ch.Name, URL: input.ShownURL(ch.URL), Enabled: ch.Enabled,
 		HasToken: ch.Token != nil && *ch.Token != "", LastSentAt: ch.LastSentAt, LastError: ch.LastError,
 		LastErrorAt: ch.LastErrorAt, CreatedAt: ch.CreatedAt, UpdatedAt: ch.UpdatedAt}
 }

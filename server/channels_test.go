@@ -1,9 +1,15 @@
 package server
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
+
+	"kith/store"
 )
 
 // channel creates a channel and returns its JSON data.
@@ -90,6 +96,9 @@ func TestChannelValidation(t *testing.T) {
 		{"a port and no host", post("kind=gotify&token=t&url=http://:8080"), 422, []string{`"url":["The url field must be a valid URL."]`}},
 		{"not a url", post("kind=gotify&token=t&url=gotify.example"), 422, []string{`"url":["The url field must be a valid URL."]`}},
 		{"ntfy without a topic", post("kind=ntfy&url=https://ntfy.sh/"), 422, []string{`ntfy topic`}},
+		{"a password in the url", post("kind=webhook&url=https://kith:hunter2@hooks.example.com/x"), 422,
+			[]string{`"url":["The url field must not hold a user name or password: put a token in the token field."]`}},
+		{"a user name in the url", post("kind=ntfy&url=https://tk_secret@ntfy.example.com/topic"), 422, []string{`"url":["The url field must not hold a user name`}},
 		{"gotify without a token", post("kind=gotify&url=https://gotify.example"), 422, []string{`"token":["The token field is required when kind is gotify."]`}},
 		{"a short webhook secret", post("kind=webhook&url=https://h.example&token=short"), 422, []string{`"token":["The token field must be at least 16 characters."]`}},
 		{"a long name", post("kind=ntfy&url=https://ntfy.sh/x&name=" + long), 422, []string{`"name":["The name field must not be greater than 255 characters."]`}},
@@ -125,4 +134,67 @@ func TestReminderSettings(t *testing.T) {
 		{"nothing is the defaults", put(""), 200, []string{`"send_at":"07:15"`, `"send_at_is_default":true`, `"days":7`}},
 		{"days 0 is today only", put("days=0"), 200, []string{`"days":0`}},
 	})
+}
+
+// TestChannelURLCredentialsAreMasked: a URL with a user name and password,
+// saved before they were refused, is shown without them, by the API and
+// the pages alike.
+func TestChannelURLCredentialsAreMasked(t *testing.T) {
+	e := newEnv(t)
+	ada, key := e.user("ada@example.com")
+	old := "https://kith:hunter2@hooks.example.com/x?a=1"
+	token := "a-signing-secret-of-old"
+	ch, err := e.st.CreateChannel(context.Background(), ada.ID, store.ChannelInput{Kind: "webhook", URL: &old, Token: &token, Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprint(ch.ID)
+	for _, path := range []string{"/api/me/channels", "/api/me/channels/" + id} {
+		r := e.do(req{method: "GET", path: path, key: key})
+		if !strings.Contains(r.body, `"url":"https://***@hooks.example.com/x?a=1"`) || strings.Contains(r.body, "hunter2") || strings.Contains(r.body, "kith:") {
+			t.Errorf("GET %s: %s", path, r.body)
+		}
+	}
+	b := e.signIn(t, "ada@example.com")
+	for _, path := range []string{"/settings", "/settings/channels/" + id + "/edit"} {
+		pg := b.get(path)
+		pg.has(t, "https://***@hooks.example.com/x")
+		pg.lacks(t, "hunter2")
+	}
+}
+
+// TestChannelCap: a user may have store.MaxChannels channels, email
+// included; one more is a 422 by the API and the form, also when many
+// are asked for at once.
+func TestChannelCap(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	var wg sync.WaitGroup
+	for i := range 2 * store.MaxChannels {
+		wg.Go(func() {
+			e.do(req{method: "POST", path: fmt.Sprintf("/api/me/channels?kind=ntfy&url=https://ntfy.sh/ada-%d", i), key: key})
+		})
+	}
+	wg.Wait()
+	if n := e.count(`SELECT count(*) FROM channels`); n != store.MaxChannels {
+		t.Fatalf("%d channels after %d asked for at once, want %d", n, 2*store.MaxChannels, store.MaxChannels)
+	}
+	full := `"kind":["You have 10 channels, the most there can be: delete one to add another."]`
+	e.run(t, []scenario{
+		{"one more", req{method: "POST", path: "/api/me/channels?kind=webhook&url=https://h.example/x", key: key}, 422, []string{full}},
+	})
+	b := e.signIn(t, "ada@example.com")
+	b.get("/settings")
+	pg := b.post("/settings/channels", url.Values{"kind": {"ntfy"}, "url": {"https://ntfy.sh/one-more"}})
+	if pg.code != http.StatusUnprocessableEntity {
+		t.Fatalf("one more by the form: %d", pg.code)
+	}
+	pg.has(t, `id="channel-kind-err">You have 10 channels, the most there can be: delete one to add another.`)
+	// Another user is not counted with Ada.
+	_, bob := e.user("bob@example.com")
+	e.channel(bob, "kind=ntfy&url=https://ntfy.sh/bob")
+	// One deleted makes room for one.
+	list := e.do(req{method: "GET", path: "/api/me/channels", key: key}).json(t)["data"].([]any)
+	e.do(req{method: "DELETE", path: fmt.Sprint("/api/me/channels/", list[1].(map[string]any)["id"]), key: key})
+	e.channel(key, "kind=ntfy&url=https://ntfy.sh/ada-again")
 }

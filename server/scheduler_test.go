@@ -272,7 +272,7 @@ func TestFailingChannelRetriesThenGivesUp(t *testing.T) {
 	}
 	e.pass()
 	ch := show()
-	if len(*got) != 1 || ch["last_error"] != `ntfy answered 503 Service Unavailable: {"error":"no such topic"}` || ch["last_sent_at"] != nil {
+	if len(*got) != 1 || ch["last_error"] != "ntfy answered 503 Service Unavailable" || ch["last_sent_at"] != nil {
 		t.Fatalf("after a failure: %d requests, %v", len(*got), ch)
 	}
 	e.clock.Advance(30 * time.Second)

@@ -53,8 +53,12 @@ type Options struct {
 	// for users who have not chosen; empty is 08:00.
 	ReminderSendAt string
 	// Notify makes the requests to ntfy, Gotify and webhooks; nil is
-	// remind's default client.
+	// remind.NewClient(RefusePrivateAddresses).
 	Notify *http.Client
+	// RefusePrivateAddresses keeps channels from reaching loopback,
+	// private and link-local addresses: the server's own network.
+	RefusePrivateAddresses bool
+
 	Logger zerolog.Logger
 
 	// BaseURL prefixes links in responses; empty takes the request's own.
@@ -128,7 +132,11 @@ func New(o Options) *Server {
 	if s.sendAt == "" {
 		s.sendAt = "08:00"
 	}
-	s.reminders = &remind.Scheduler{Store: o.Store, Mailer: o.Mailer, Sender: remind.Sender{Client: o.Notify},
+	notify := o.Notify
+	if notify == nil {
+		notify = remind.NewClient(o.RefusePrivateAddresses)
+	}
+	s.reminders = &remind.Scheduler{Store: o.Store, Mailer: o.Mailer, Sender: remind.Sender{Client: notify},
 		SendAt: s.sendAt, Log: o.Logger, Count: s.metrics.reminder}
 	if s.resends == nil {
 		s.resends = rate.NewAttempts(resendMax, resendWindow)

@@ -12,7 +12,15 @@ var (
 	ErrChannelNotFound = &NotFoundError{What: "channel"}
 	// ErrEmailChannelTaken: a user has one email channel, to their own address.
 	ErrEmailChannelTaken = errors.New("store: the user has an email channel already")
+	// ErrTooManyChannels: the user has MaxChannels channels already.
+	ErrTooManyChannels = fmt.Errorf("store: the user has %d channels already", MaxChannels)
 )
+
+// MaxChannels is how many channels a user may have, their email channel
+// included. Each is a request a day, and up to 15 seconds of the
+// scheduler's, for that user's digest: enough for a phone, a desktop and
+// a few automations, not for a flood of them.
+const MaxChannels = 10
 
 // Channel is one place a user's daily digest goes.
 type Channel struct {
@@ -90,10 +98,24 @@ func (s *Store) Channel(ctx context.Context, userID, id int64) (Channel, error) 
 	return ch, nil
 }
 
-// CreateChannel adds a channel for the user.
+// CreateChannel adds a channel for the user, unless they have
+// MaxChannels already (ErrTooManyChannels).
 func (s *Store) CreateChannel(ctx context.Context, userID int64, in ChannelInput) (Channel, error) {
 	var ch Channel
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		// The user's row is locked first, so that on PostgreSQL two
+		// creates at once count one after the other (SQLite has one
+		// writer: the count is the transaction's).
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET updated_at = updated_at WHERE id = ?`, userID); err != nil {
+			return fmt.Errorf("store: create channel: %w", err)
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE user_id = ?`, userID).Scan(&n); err != nil {
+			return fmt.Errorf("store: count channels: %w", err)
+		}
+		if n >= MaxChannels {
+			return ErrTooManyChannels
+		}
 		now := s.now()
 		err := scanChannel(tx.QueryRowContext(ctx, `INSERT INTO channels (user_id, kind, name, url, token, enabled, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -3,6 +3,7 @@ package input
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -38,6 +39,10 @@ func Channel(p *Params, creating bool) store.ChannelInput {
 		p.Fail("url", "The url field is required when kind is "+in.Kind+".")
 	case in.URL != nil && !webURL(*in.URL):
 		p.Fail("url", "The url field must be a valid URL.")
+	case in.URL != nil && hasUserinfo(*in.URL):
+		// It would be shown back in every answer, and sent as Basic
+		// authentication: the token field is where a secret goes.
+		p.Fail("url", "The url field must not hold a user name or password: put a token in the token field.")
 	case in.URL != nil && in.Kind == "ntfy":
 		if _, _, err := SplitTopic(*in.URL); err != nil {
 			p.Fail("url", "The url field must end with the ntfy topic, as in https://ntfy.sh/your-topic.")
@@ -63,6 +68,27 @@ func ChannelUpdate(p *Params, old store.Channel) store.ChannelInput {
 	return in
 }
 
+func hasUserinfo(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.User != nil
+}
+
+// ShownURL is a channel's URL as answers show it: a user name and
+// password in it, from before they were refused, become "***".
+func ShownURL(raw *string) *string {
+	if raw == nil {
+		return nil
+	}
+	u, err := url.Parse(*raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	scheme, rest, _ := strings.Cut(u.String(), "//")
+	shown := scheme + "//***@" + rest
+	return &shown
+}
+
 // SignWebhook gives a webhook sent without a token a signing secret of
 // its own, and returns it ("" when none was made): it is shown once.
 func SignWebhook(in *store.ChannelInput) string {
@@ -74,10 +100,14 @@ func SignWebhook(in *store.ChannelInput) string {
 	return secret
 }
 
-// ChannelError turns a second email channel into the 422 a client can act on.
+// ChannelError turns a second email channel, or one channel too many,
+// into the 422 a client can act on.
 func ChannelError(err error) error {
-	if errors.Is(err, store.ErrEmailChannelTaken) {
+	switch {
+	case errors.Is(err, store.ErrEmailChannelTaken):
 		return Invalid("kind", "You already have an email channel.")
+	case errors.Is(err, store.ErrTooManyChannels):
+		return Invalid("kind", fmt.Sprintf("You have %d channels, the most there can be: delete one to add another.", store.MaxChannels))
 	}
 	return err
 }

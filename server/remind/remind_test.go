@@ -2,6 +2,7 @@ package remind
 
 import (
 	"fmt"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -88,5 +89,19 @@ func TestClip(t *testing.T) {
 	}
 	if got := Clip("short", 10); got != "short" {
 		t.Errorf("Clip(short) = %q", got)
+	}
+}
+
+func TestPublicAddr(t *testing.T) {
+	for addr, public := range map[string]bool{
+		"93.184.215.14": true, "2606:4700::1111": true, "64:ff9b::5db8:d70e": true,
+		"127.0.0.1": false, "::1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.10": false,
+		"169.254.169.254": false, "fe80::1": false, "fd00::1": false, "0.0.0.0": false, "::": false,
+		"100.100.1.1": false, "::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false, "64:ff9b::7f00:1": false,
+		"224.0.0.1": false, "255.255.255.255": false, "0.1.2.3": false,
+	} {
+		if got := PublicAddr(netip.MustParseAddr(addr)); got != public {
+			t.Errorf("PublicAddr(%s) = %v, want %v", addr, got, public)
+		}
 	}
 }

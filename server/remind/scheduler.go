@@ -34,6 +34,15 @@ type Scheduler struct {
 	// Count, when not nil, counts each digest a channel was sent, or
 	// failed to be, by the channel's kind: the server's metrics.
 	Count func(kind string, sent bool)
+	// Ticks, when not nil, starts Run's passes after the first instead of
+	// the clock's minutes: a test drives them beside the store's clock.
+	Ticks <-chan time.Time
+
+	init    sync.Once
+	turns   chan struct{} // reminderWorkers of them: a user's send holds one
+	mu      sync.Mutex
+	busy    map[int64]bool // the users being sent to
+	sending sync.WaitGroup // the users' sends that Run started
 }
 
 // How the scheduler retries a channel that fails: reminderTries tries a
@@ -44,67 +53,127 @@ var retryAfter = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute,
 
 var errUnverifiedDigest = errors.New("the email address is not verified: verify it to get reminders by email")
 
-// reminderWorkers is how many users' digests a pass sends at once.
+// reminderWorkers is how many users' digests are sent at once.
 const reminderWorkers = 8
 
 // claimFor is how long a server holds a channel while it sends: past it,
 // another server may try, should this one have died mid-send.
 const claimFor = 5 * time.Minute
 
-// Run sends the daily digests until ctx ends: a pass at the
-// start of every minute. A pass sends what is due and not yet recorded as
-// sent, so a server that was down at a user's hour sends on its first
-// pass back, that same day.
+// Run sends the daily digests until ctx ends: a pass at the start of
+// every minute. A pass sends what is due and not yet recorded as sent, so
+// a server that was down at a user's hour sends on its first pass back,
+// that same day. Passes do not wait for each other: a user whose channels
+// are slow is still being sent to while the next minutes' passes send
+// everyone else's digests. Run returns once the sends it started are over.
 func (s *Scheduler) Run(ctx context.Context) {
+	defer s.sending.Wait()
 	for {
-		if err := s.Pass(ctx); err != nil && ctx.Err() == nil {
+		// What a user's send fails at is logged by the user (start):
+		// only the pass's own reading is left to log here.
+		if _, err := s.start(ctx); err != nil && ctx.Err() == nil {
 			s.Log.Error().Err(err).Msg("reminder pass failed")
 		}
-		now := time.Now()
-		select {
-		case <-ctx.Done():
+		if !s.nextPass(ctx) {
 			return
-		case <-time.After(now.Truncate(time.Minute).Add(time.Minute).Sub(now)):
 		}
 	}
 }
 
-// Pass sends every digest due at the store's clock's time, and
-// records each delivery as the channel accepts it.
+// nextPass waits for the start of the next minute, or the next of Ticks,
+// and reports whether it came before ctx ended.
+func (s *Scheduler) nextPass(ctx context.Context) bool {
+	next := s.Ticks
+	if next == nil {
+		now := time.Now()
+		next = time.After(now.Truncate(time.Minute).Add(time.Minute).Sub(now))
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-next:
+		return true
+	}
+}
+
+// Pass sends every digest due at the store's clock's time, and records
+// each delivery as the channel accepts it; it returns when its sends are
+// over. A user still being sent to by an earlier pass is left to it.
 func (s *Scheduler) Pass(ctx context.Context) error {
-	now := s.Store.Now()
-	targets, err := s.Store.ReminderTargets(ctx)
+	wait, err := s.start(ctx)
 	if err != nil {
 		return err
 	}
-	// A few users at a time: one slow webhook does not hold up everyone's
-	// digest, and SQLite's writer commits their records together.
-	work := make(chan store.ReminderTarget)
-	errc := make(chan error, len(targets))
+	return wait()
+}
+
+// start begins a pass: each user due a look who is not being sent to
+// already gets a goroutine, which waits for one of reminderWorkers turns
+// and then sends that user's digests. So each user's channels are theirs
+// alone to wait for, a few users are sent to at a time, and SQLite's
+// writer commits their records together. wait waits for this pass's
+// sends and joins their errors, which are logged by user as they come.
+func (s *Scheduler) start(ctx context.Context) (wait func() error, err error) {
+	now := s.Store.Now()
+	targets, err := s.Store.ReminderTargets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.init.Do(func() {
+		s.turns = make(chan struct{}, reminderWorkers)
+		s.busy = make(map[int64]bool)
+	})
 	var wg sync.WaitGroup
-	for range min(reminderWorkers, len(targets)) {
-		wg.Go(func() {
-			for t := range work {
-				if err := s.remindUser(ctx, t, now); err != nil {
-					errc <- err
-				}
-			}
-		})
-	}
-	for _, t := range targets {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- t
-	}
-	close(work)
-	wg.Wait()
-	close(errc)
+	var mu sync.Mutex
 	var errs []error
-	for err := range errc {
-		errs = append(errs, err)
+	for _, t := range targets {
+		if !s.take(t.UserID) {
+			continue
+		}
+		wg.Add(1)
+		s.sending.Add(1)
+		go func() {
+			defer s.sending.Done()
+			defer wg.Done()
+			defer s.leave(t.UserID)
+			select {
+			case s.turns <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			err := s.remindUser(ctx, t, now)
+			<-s.turns
+			if err != nil {
+				if ctx.Err() == nil {
+					s.Log.Error().Err(err).Int64("user_id", t.UserID).Msg("reminder digests failed")
+				}
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
 	}
-	return errors.Join(errs...)
+	return func() error {
+		wg.Wait()
+		return errors.Join(errs...)
+	}, nil
+}
+
+// take marks the user as being sent to, unless they are already.
+func (s *Scheduler) take(userID int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.busy[userID] {
+		return false
+	}
+	s.busy[userID] = true
+	return true
+}
+
+func (s *Scheduler) leave(userID int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.busy, userID)
 }
 
 // remindUser sends the user's digest to each channel that is due it.
@@ -124,7 +193,9 @@ func (s *Scheduler) remindUser(ctx context.Context, t store.ReminderTarget, now 
 	today := Today(now, loc)
 	day := today.Format(time.DateOnly)
 	var due []store.Channel
-	for _, ch := range t.Channels {
+	// A user who had more channels before there was a cap is sent to on
+	// the first MaxChannels of their enabled ones.
+	for _, ch := range t.Channels[:min(len(t.Channels), store.MaxChannels)] {
 		if (ch.DoneDay == nil || *ch.DoneDay < day) && (ch.RetryAt == nil || *ch.RetryAt <= now.Unix()) {
 			due = append(due, ch)
 		}
@@ -210,7 +281,7 @@ func (s *Scheduler) deliverDigest(ctx context.Context, t store.ReminderTarget, c
 	}
 	wait := retryAfter[min(int(tries)-1, len(retryAfter)-1)]
 	giveUp := tries >= reminderTries
-	s.Log.Warn().Err(sendErr).Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
+	s.Log.Warn().Err(sendErr).AnErr("cause", LogCause(sendErr)).Int64("user_id", t.UserID).Int64("channel_id", ch.ID).Str("kind", ch.Kind).
 		Int64("try", tries).Bool("gave_up", giveUp).Msg("reminder digest not delivered")
 	msgText := Clip(sendErr.Error(), 500)
 	if giveUp {

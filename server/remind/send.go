@@ -12,7 +12,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"kith/server/input"
@@ -26,11 +25,12 @@ const SignatureHeader = "X-Kith-Signature"
 // Sender posts digests to ntfy, Gotify and webhooks: each is one POST, so
 // Kith makes them itself rather than link a notification library.
 type Sender struct {
-	// Client makes the requests; nil is one with a 15-second timeout.
+	// Client makes the requests; nil is NewClient(false). Whichever it
+	// is, redirects are not followed.
 	Client *http.Client
 }
 
-var defaultClient = &http.Client{Timeout: 15 * time.Second}
+var defaultClient = NewClient(false)
 
 // Send delivers m to one channel of an HTTP kind.
 func (s Sender) Send(ctx context.Context, ch store.Channel, m Message) error {
@@ -104,10 +104,16 @@ func Sign(secret string, body []byte) string {
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
 
+// post makes one request and says how it went in words fit for the
+// user: the status an answer had, never its body, and one message for
+// every way of not getting an answer. A channel's URL can point anywhere
+// Kith can reach, its own network included, so what comes back must not
+// show a host's pages or tell its open ports from its closed ones. The
+// cause stays in the SendError, for the log.
 func (s Sender) post(ctx context.Context, kind, target string, h http.Header, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
-		return fmt.Errorf("%s: %w", kind, err)
+		return &SendError{Msg: kind + " has an address Kith cannot use", Cause: err}
 	}
 	req.Header = h
 	req.Header.Set("User-Agent", "Kith")
@@ -115,18 +121,53 @@ func (s Sender) post(ctx context.Context, kind, target string, h http.Header, bo
 	if client == nil {
 		client = defaultClient
 	}
-	resp, err := client.Do(req)
+	// Whatever client is given, a redirect is answered, not followed:
+	// followed, it would take the signature or the token to a host the
+	// user did not name (and a 303 would turn the POST into a GET).
+	c := *client
+	c.CheckRedirect = refuseRedirects
+	resp, err := c.Do(req)
+	if errors.Is(err, ErrPrivateAddress) {
+		return &SendError{Msg: kind + "'s address is private or local, and this Kith server sends only to public addresses", Cause: err}
+	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", kind, err)
+		return &SendError{Msg: kind + " could not be reached", Cause: err}
 	}
 	defer resp.Body.Close()
+	// Read a little of the body, so that the connection can be used again.
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode/100 == 2 {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return nil
 	}
-	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-	return fmt.Errorf("%s answered %s: %s", kind, resp.Status, Clip(strings.TrimSpace(string(snippet)), 200))
+	// The code and Go's words for it: the reason phrase is the host's text.
+	msg := strings.TrimSpace(fmt.Sprintf("%s answered %d %s", kind, resp.StatusCode, http.StatusText(resp.StatusCode)))
+	if resp.StatusCode/100 == 3 {
+		msg += ": Kith does not follow redirects, so give the address it leads to"
+	}
+	return &SendError{Msg: msg}
 }
+
+// SendError is why a channel did not take a digest: Msg for the user (the
+// test's answer, the channel's last error), Cause for the log.
+type SendError struct {
+	Msg   string
+	Cause error
+}
+
+func (e *SendError) Error() string { return e.Msg }
+func (e *SendError) Unwrap() error { return e.Cause }
+
+// LogCause is the cause behind err for the operator's log: more than the
+// user is shown. It is nil when there is nothing more.
+func LogCause(err error) error {
+	var se *SendError
+	if errors.As(err, &se) {
+		return se.Cause
+	}
+	return nil
+}
+
+func refuseRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Clip shortens s to at most n bytes on a character boundary.
 func Clip(s string, n int) string {

@@ -34,7 +34,7 @@ func (a *App) channelRows(c echo.Context, d dates, st settingsState) ([]channelR
 	}
 	rows := make([]channelRow, len(chans))
 	for i, ch := range chans {
-		r := channelRow{ID: ch.ID, Kind: ch.Kind, Name: deref(ch.Name), URL: deref(ch.URL), Enabled: ch.Enabled,
+		r := channelRow{ID: ch.ID, Kind: ch.Kind, Name: deref(ch.Name), URL: deref(input.ShownURL(ch.URL)), Enabled: ch.Enabled,
 			LastError: deref(ch.LastError)}
 		if ch.Kind == "email" && r.URL == "" {
 			r.URL = sess.Email
@@ -204,7 +204,7 @@ func (a *App) handleChannelEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(ch.URL)}}, nil)
+	return a.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(input.ShownURL(ch.URL))}}, nil)
 }
 
 // handleChannelUpdate saves a channel's name, URL and token by the
