@@ -254,7 +254,7 @@ func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID
 			return fmt.Errorf("store: add contact detail from card: %w", err)
 		}
 	}
-	return nil
+	return refreshSearch(ctx, tx, personID)
 }
 
 // sameDetails tells whether the details hold the same fields in the same

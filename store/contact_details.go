@@ -156,6 +156,11 @@ func (s *Store) CreateContactDetail(ctx context.Context, accountID, personID int
 		if err != nil {
 			return fmt.Errorf("store: create contact detail: %w", err)
 		}
+		if d.Kind == "email" {
+			if err := refreshSearch(ctx, tx, personID); err != nil {
+				return err
+			}
+		}
 		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_creation", "Added "+kindNouns[d.Kind]+" for ")
 	})
 	return d, err
@@ -180,6 +185,10 @@ func (s *Store) UpdateContactDetail(ctx context.Context, accountID, personID, id
 		if err != nil {
 			return fmt.Errorf("store: update contact detail: %w", err)
 		}
+		// The kind may have been email before.
+		if err := refreshSearch(ctx, tx, personID); err != nil {
+			return err
+		}
 		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_update", "Updated "+kindNouns[d.Kind]+" for ")
 	})
 	return d, err
@@ -197,9 +206,29 @@ func (s *Store) DeleteContactDetail(ctx context.Context, accountID, personID, id
 		if err != nil {
 			return fmt.Errorf("store: delete contact detail: %w", err)
 		}
+		if kind == "email" {
+			if err := refreshSearch(ctx, tx, personID); err != nil {
+				return err
+			}
+		}
 		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_deletion", "Deleted "+kindNouns[kind]+" for ")
 	})
 }
+
+// refreshSearch builds the person's search text again, from their names
+// and emails (migrations 0021 and 0024): a write of a person's details
+// calls it once at its end, however many emails it wrote, so that adding
+// n emails costs n and not n².
+func refreshSearch(ctx context.Context, tx *txn, personID int64) error {
+	if _, err := tx.ExecContext(ctx, refreshSearchSQL, personID); err != nil {
+		return fmt.Errorf("store: refresh search text: %w", err)
+	}
+	return nil
+}
+
+// refreshSearchSQL asks for a person's search text again: the triggers
+// build it where it is NULL.
+const refreshSearchSQL = `UPDATE persons SET search_text = NULL WHERE id = ?`
 
 // countriesTxt is ISO 3166-1's alpha-2 codes, one a line with its name.
 //

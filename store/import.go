@@ -355,6 +355,11 @@ func (im *importer) children(ctx context.Context, person int64, p *PersonRecord)
 			return fmt.Errorf("contact detail: %w", err)
 		}
 	}
+	if len(p.ContactDetails) > 0 {
+		if err := im.exec(ctx, refreshSearchSQL, person); err != nil {
+			return fmt.Errorf("search text: %w", err)
+		}
+	}
 	for _, d := range p.ImportantDates {
 		if err := im.exec(ctx, `INSERT INTO important_dates (account_id, person_id, label, year, month, day, remind_yearly,
 			created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
