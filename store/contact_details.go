@@ -16,6 +16,17 @@ import (
 // person's.
 var ErrContactDetailNotFound = &NotFoundError{What: "contact detail"}
 
+// MaxContactDetails is the most contact details a person may have, of
+// every kind together: more than any address book gives one person, and
+// few enough that the write of them all (a card's, an import's) holds the
+// writer for a moment only. Every way in meets it in the store, in the
+// transaction of the write.
+const MaxContactDetails = 1000
+
+// ErrTooManyContactDetails refuses a write that would give a person more
+// than MaxContactDetails contact details.
+var ErrTooManyContactDetails = fmt.Errorf("store: a person may have at most %d contact details", MaxContactDetails)
+
 // ContactDetailKinds are the kinds of contact detail, in the order a
 // person's list shows them: vCard's EMAIL, TEL, ADR, URL and
 // X-SOCIALPROFILE.
@@ -155,6 +166,16 @@ func (s *Store) CreateContactDetail(ctx context.Context, accountID, personID int
 		}
 		if err != nil {
 			return fmt.Errorf("store: create contact detail: %w", err)
+		}
+		// Counted after the insert, in its transaction: on PostgreSQL the
+		// count sees every detail committed before ours, so that two
+		// creates at once cannot both pass the cap.
+		var n int64
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM contact_details WHERE person_id = ?`, personID).Scan(&n); err != nil {
+			return fmt.Errorf("store: count contact details: %w", err)
+		}
+		if n > MaxContactDetails {
+			return ErrTooManyContactDetails
 		}
 		if d.Kind == "email" {
 			if err := refreshSearch(ctx, tx, personID); err != nil {

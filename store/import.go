@@ -318,6 +318,9 @@ var insertPerson = `INSERT INTO persons (account_id, uid, vcard_extra, first_nam
 	VALUES (?` + strings.Repeat(", ?", 25+len(AppearanceFields)) + `) RETURNING id`
 
 func (im *importer) person(ctx context.Context, p *PersonRecord) error {
+	if len(p.ContactDetails) > MaxContactDetails {
+		return ErrTooManyContactDetails
+	}
 	var gender *int64
 	if p.Gender != nil {
 		id, ok := im.genders[p.Gender.ID]

@@ -230,6 +230,8 @@ func (h *Handler) fail(ctx context.Context, err error) error {
 		return httpError(http.StatusNotFound, "card not found")
 	case errors.Is(err, store.ErrPersonProtected):
 		return httpError(http.StatusForbidden, "this person cannot be deleted")
+	case errors.Is(err, store.ErrTooManyContactDetails):
+		return httpError(http.StatusUnprocessableEntity, strings.TrimPrefix(store.ErrTooManyContactDetails.Error(), "store: "))
 	}
 	h.logError(ctx, err)
 	return httpError(http.StatusInternalServerError, "server error")
