@@ -81,6 +81,8 @@ func (s *Server) errorBody(err error, c echo.Context) errorBody {
 		return errorBody{Message: ae.Message, Status: ae.Status}
 	case errors.Is(err, store.ErrNotFound):
 		return errorBody{Message: notFoundMessage(err), Status: http.StatusNotFound}
+	case errors.Is(err, store.ErrTooManyContactDetails):
+		return errorBody{Message: input.MsgTooManyContactDetails, Status: http.StatusUnprocessableEntity}
 	case errors.As(err, &he) && he.Code < 500:
 		return errorBody{Message: statusMessage(he.Code), Status: he.Code}
 	case c.Request().Context().Err() != nil:

@@ -91,6 +91,9 @@ func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) 
 // says so. A new card, the most of an import, costs one lookup, one insert
 // and one a detail.
 func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, reload bool) (c Card, created bool, err error) {
+	if len(in.Details) > MaxContactDetails {
+		return Card{}, false, fmt.Errorf("store: card %s: %w", in.UID, ErrTooManyContactDetails)
+	}
 	var oldCard *Card
 	var oldID int64
 	err = tx.QueryRowContext(ctx, `SELECT id FROM persons WHERE account_id = ? AND uid = ?`, accountID, in.UID).Scan(&oldID)
@@ -254,7 +257,7 @@ func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID
 			return fmt.Errorf("store: add contact detail from card: %w", err)
 		}
 	}
-	return nil
+	return refreshSearch(ctx, tx, personID)
 }
 
 // sameDetails tells whether the details hold the same fields in the same

@@ -16,6 +16,17 @@ import (
 // person's.
 var ErrContactDetailNotFound = &NotFoundError{What: "contact detail"}
 
+// MaxContactDetails is the most contact details a person may have, of
+// every kind together: more than any address book gives one person, and
+// few enough that the write of them all (a card's, an import's) holds the
+// writer for a moment only. Every way in meets it in the store, in the
+// transaction of the write.
+const MaxContactDetails = 1000
+
+// ErrTooManyContactDetails refuses a write that would give a person more
+// than MaxContactDetails contact details.
+var ErrTooManyContactDetails = fmt.Errorf("store: a person may have at most %d contact details", MaxContactDetails)
+
 // ContactDetailKinds are the kinds of contact detail, in the order a
 // person's list shows them: vCard's EMAIL, TEL, ADR, URL and
 // X-SOCIALPROFILE.
@@ -156,6 +167,21 @@ func (s *Store) CreateContactDetail(ctx context.Context, accountID, personID int
 		if err != nil {
 			return fmt.Errorf("store: create contact detail: %w", err)
 		}
+		// Counted after the insert, in its transaction: on PostgreSQL the
+		// count sees every detail committed before ours, so that two
+		// creates at once cannot both pass the cap.
+		var n int64
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM contact_details WHERE person_id = ?`, personID).Scan(&n); err != nil {
+			return fmt.Errorf("store: count contact details: %w", err)
+		}
+		if n > MaxContactDetails {
+			return ErrTooManyContactDetails
+		}
+		if d.Kind == "email" {
+			if err := refreshSearch(ctx, tx, personID); err != nil {
+				return err
+			}
+		}
 		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_creation", "Added "+kindNouns[d.Kind]+" for ")
 	})
 	return d, err
@@ -180,6 +206,10 @@ func (s *Store) UpdateContactDetail(ctx context.Context, accountID, personID, id
 		if err != nil {
 			return fmt.Errorf("store: update contact detail: %w", err)
 		}
+		// The kind may have been email before.
+		if err := refreshSearch(ctx, tx, personID); err != nil {
+			return err
+		}
 		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_update", "Updated "+kindNouns[d.Kind]+" for ")
 	})
 	return d, err
@@ -197,9 +227,29 @@ func (s *Store) DeleteContactDetail(ctx context.Context, accountID, personID, id
 		if err != nil {
 			return fmt.Errorf("store: delete contact detail: %w", err)
 		}
+		if kind == "email" {
+			if err := refreshSearch(ctx, tx, personID); err != nil {
+				return err
+			}
+		}
 		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_deletion", "Deleted "+kindNouns[kind]+" for ")
 	})
 }
+
+// refreshSearch builds the person's search text again, from their names
+// and emails (migrations 0021 and 0024): a write of a person's details
+// calls it once at its end, however many emails it wrote, so that adding
+// n emails costs n and not n².
+func refreshSearch(ctx context.Context, tx *txn, personID int64) error {
+	if _, err := tx.ExecContext(ctx, refreshSearchSQL, personID); err != nil {
+		return fmt.Errorf("store: refresh search text: %w", err)
+	}
+	return nil
+}
+
+// refreshSearchSQL asks for a person's search text again: the triggers
+// build it where it is NULL.
+const refreshSearchSQL = `UPDATE persons SET search_text = NULL WHERE id = ?`
 
 // countriesTxt is ISO 3166-1's alpha-2 codes, one a line with its name.
 //

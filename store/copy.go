@@ -118,6 +118,12 @@ func Copy(ctx context.Context, from, to *Store) ([]TableCount, error) {
 				return fmt.Errorf("store: copy %s: %w", table, err)
 			}
 		}
+		// A person's search text is built as they arrive, before their
+		// emails (migration 0024): once more now that all are here.
+		if _, err := dst.ExecContext(wctx, `UPDATE persons SET search_text = NULL
+			WHERE id IN (SELECT person_id FROM contact_details WHERE kind = 'email')`); err != nil {
+			return fmt.Errorf("store: copy: refresh search text: %w", err)
+		}
 		return nil
 	})
 	if err != nil {

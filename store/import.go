@@ -318,6 +318,9 @@ var insertPerson = `INSERT INTO persons (account_id, uid, vcard_extra, first_nam
 	VALUES (?` + strings.Repeat(", ?", 25+len(AppearanceFields)) + `) RETURNING id`
 
 func (im *importer) person(ctx context.Context, p *PersonRecord) error {
+	if len(p.ContactDetails) > MaxContactDetails {
+		return ErrTooManyContactDetails
+	}
 	var gender *int64
 	if p.Gender != nil {
 		id, ok := im.genders[p.Gender.ID]
@@ -353,6 +356,11 @@ func (im *importer) children(ctx context.Context, person int64, p *PersonRecord)
 			acct, person, d.Kind, d.Label, d.Position, d.Value, d.Network, d.Street, d.City, d.PostalCode, d.Region, d.Country,
 			d.CreatedAt, d.UpdatedAt); err != nil {
 			return fmt.Errorf("contact detail: %w", err)
+		}
+	}
+	if len(p.ContactDetails) > 0 {
+		if err := im.exec(ctx, refreshSearchSQL, person); err != nil {
+			return fmt.Errorf("search text: %w", err)
 		}
 	}
 	for _, d := range p.ImportantDates {

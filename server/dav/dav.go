@@ -272,6 +272,8 @@ func (h *Handler) fail(ctx context.Context, err error) error {
 		return httpError(http.StatusNotFound, "card not found")
 	case errors.Is(err, store.ErrPersonProtected):
 		return httpError(http.StatusForbidden, "this person cannot be deleted")
+	case errors.Is(err, store.ErrTooManyContactDetails):
+		return httpError(http.StatusUnprocessableEntity, strings.TrimPrefix(store.ErrTooManyContactDetails.Error(), "store: "))
 	case store.Unavailable(err):
 		// A full disk or a lost lock is the host's trouble and passes, as
 		// in the API: 503, and the client tries again later.

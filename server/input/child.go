@@ -28,9 +28,12 @@ type Child[T, In any] struct {
 // ContactDetails are a person's emails, phones, addresses, links, handles.
 var ContactDetails = Child[store.ContactDetail, store.ContactDetailInput]{
 	Param: "detail", NotFound: store.ErrContactDetailNotFound,
-	Read:   func(p *Params, _ time.Time) store.ContactDetailInput { return ContactDetail(p) },
-	Get:    (*store.Store).ContactDetail,
-	Create: (*store.Store).CreateContactDetail,
+	Read: func(p *Params, _ time.Time) store.ContactDetailInput { return ContactDetail(p) },
+	Get:  (*store.Store).ContactDetail,
+	Create: func(st *store.Store, ctx context.Context, acct, person int64, in store.ContactDetailInput) (store.ContactDetail, error) {
+		d, err := st.CreateContactDetail(ctx, acct, person, in)
+		return d, ContactDetailError(err)
+	},
 	Update: (*store.Store).UpdateContactDetail,
 	Remove: (*store.Store).DeleteContactDetail,
 }

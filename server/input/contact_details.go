@@ -1,6 +1,8 @@
 package input
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -85,3 +87,16 @@ func addressInput(p *Params, in *store.ContactDetailInput) {
 
 // webURL is store.WebURL, the rule the vCard import keeps too.
 func webURL(s string) bool { return store.WebURL(s) }
+
+// MsgTooManyContactDetails answers a contact detail that would give a
+// person more than store.MaxContactDetails.
+var MsgTooManyContactDetails = fmt.Sprintf("A person may have at most %d contact details.", store.MaxContactDetails)
+
+// ContactDetailError turns the cap on a person's contact details into the
+// 422 a client can act on, named by the detail's kind.
+func ContactDetailError(err error) error {
+	if errors.Is(err, store.ErrTooManyContactDetails) {
+		return Invalid("kind", MsgTooManyContactDetails)
+	}
+	return err
+}

@@ -300,6 +300,9 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		d.CreatedAt, d.UpdatedAt = r.times(p)
 		return d
 	})
+	if len(rec.ContactDetails) > store.MaxContactDetails {
+		r.fail(where+".contact_details", where+": "+input.MsgTooManyContactDetails)
+	}
 	rec.ImportantDates = docRows(r, where+".important_dates", p.Value("important_dates"), func(w string, p *input.Params) store.ImportantDate {
 		in := input.ImportantDate(p)
 		d := store.ImportantDate{Label: in.Label, Year: in.Year, Month: in.Month, Day: in.Day, RemindYearly: in.RemindYearly}

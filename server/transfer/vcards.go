@@ -3,6 +3,7 @@ package transfer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"strings"
@@ -97,6 +98,11 @@ func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error)
 		in, err := vcf.Decode(card, now)
 		if err != nil {
 			skipped = append(skipped, VCardSkip{Card: seen, Name: name, Reason: err.Error()})
+			continue
+		}
+		if len(in.Details) > store.MaxContactDetails {
+			skipped = append(skipped, VCardSkip{Card: seen, Name: name,
+				Reason: fmt.Sprintf("more than %d contact details (%d)", store.MaxContactDetails, len(in.Details))})
 			continue
 		}
 		if cards = append(cards, in); len(cards) == VCardPage {
