@@ -18,7 +18,8 @@ import (
 // phone PUTs a card whose 1,000 EMAIL lines (the most a person may have)
 // replace 1,000 others, while a user of another account creates persons
 // through the API one after another, with a key. It reports the PUT's
-// time and the other user's median and longest request.
+// time, the other user's median and longest request, and how much the
+// heap grew at most during the PUT.
 func BenchmarkCardDAVPutEmailsBeside(b *testing.B) {
 	const emails = 1000
 	e := newEnv(b, func(o *Options) { o.Logger = zerolog.New(io.Discard) })
@@ -44,6 +45,7 @@ func BenchmarkCardDAVPutEmailsBeside(b *testing.B) {
 	}
 	put(cards[0])
 	var took, p50, worst time.Duration
+	var peak uint64
 	i := 0
 	for b.Loop() {
 		i++
@@ -75,9 +77,11 @@ func BenchmarkCardDAVPutEmailsBeside(b *testing.B) {
 			}
 		})
 		time.Sleep(20 * time.Millisecond)
-		start := time.Now()
-		put(cards[i%2])
-		took += time.Since(start)
+		peak = max(peak, peakHeap(func() {
+			start := time.Now()
+			put(cards[i%2])
+			took += time.Since(start)
+		}))
 		time.Sleep(20 * time.Millisecond)
 		close(stop)
 		wg.Wait()
@@ -90,4 +94,5 @@ func BenchmarkCardDAVPutEmailsBeside(b *testing.B) {
 	b.ReportMetric(float64(took.Milliseconds())/float64(i), "put-ms")
 	b.ReportMetric(float64(p50.Microseconds())/1000/float64(i), "other-p50-ms")
 	b.ReportMetric(float64(worst.Microseconds())/1000, "other-max-ms")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }
