@@ -137,7 +137,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	defer reminders.Wait()
 	defer stopReminders()
 	log.Info().Str("addr", ln.Addr().String()).Bool("tls", cfg.TLS()).Str("db", store.Redacted(cfg.DB)).
-		Str("version", version).Msg("listening")
+		Str("version", versionOf(version, readBuildInfo)).Msg("listening")
 
 	select {
 	case err := <-errc:

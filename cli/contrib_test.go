@@ -109,3 +109,17 @@ func goModVersion(t *testing.T) string {
 	}
 	return regexp.MustCompile(`(?m)^go (\S+)`).FindStringSubmatch(string(b))[1]
 }
+
+// TestREADMENamesGoModsGo: the README's prerequisite is the exact Go that
+// go.mod asks for: an older toolchain of the same minor version tries to
+// download it, which fails offline (issue 28).
+func TestREADMENamesGoModsGo(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[Go](https://go.dev/dl/) " + goModVersion(t) + " or later"
+	if !strings.Contains(string(b), want) {
+		t.Errorf("the README's prerequisite does not say %q", want)
+	}
+}

@@ -53,9 +53,10 @@ func (e *inUseError) Error() string {
 
 func (e *inUseError) Unwrap() error { return e.locked }
 
-// warnExposed logs a warning for each of the database's files, its
-// directory and the configuration file (which may hold the SMTP password)
-// that group or others may read, with the command that fixes it.
+// warnExposed logs a warning for each of the database's files and the
+// configuration file (which may hold the SMTP password) that group or
+// others may read, and for the database's directory if they may write it,
+// with the command that fixes it.
 func warnExposed(log zerolog.Logger, db, configFile string) {
 	files, err := store.Exposed(db)
 	if err != nil {
@@ -67,11 +68,12 @@ func warnExposed(log zerolog.Logger, db, configFile string) {
 		}
 	}
 	for _, f := range files {
-		fix := "chmod 600 "
+		ev := log.Warn().Str("path", f.Path).Str("mode", fmt.Sprintf("%04o", f.Mode))
 		if f.What == "database directory" {
-			fix = "chmod 700 "
+			ev.Msgf("the database directory is writable by group or others, who could remove or replace the database: "+
+				"chmod 700 %s, or keep the database in a folder of your own", f.Path)
+			continue
 		}
-		log.Warn().Str("path", f.Path).Str("mode", fmt.Sprintf("%04o", f.Mode)).
-			Msgf("the %s is readable by group or others, and holds secrets: %s%s", f.What, fix, f.Path)
+		ev.Msgf("the %s is readable by group or others, and holds secrets: chmod 600 %s", f.What, f.Path)
 	}
 }

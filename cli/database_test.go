@@ -25,16 +25,24 @@ func TestWarnExposed(t *testing.T) {
 		t.Errorf("private files warned: %s", buf.String())
 	}
 
+	// A readable directory, as a checkout is: nothing to say (issue 28).
+	os.Chmod(dir, 0o755)
+	buf.Reset()
+	warnExposed(zerolog.New(&buf), db, cfg)
+	if buf.Len() != 0 {
+		t.Errorf("a readable directory warned: %s", buf.String())
+	}
+
 	os.Chmod(db, 0o644)
 	os.Chmod(cfg, 0o640)
-	os.Chmod(dir, 0o755)
+	os.Chmod(dir, 0o775)
 	defer os.Chmod(dir, 0o700)
 	buf.Reset()
 	warnExposed(zerolog.New(&buf), db, cfg)
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	for i, want := range []string{
 		`"mode":"0644","message":"the database is readable by group or others, and holds secrets: chmod 600 ` + db,
-		`"mode":"0755","message":"the database directory is readable by group or others, and holds secrets: chmod 700 ` + dir,
+		`"mode":"0775","message":"the database directory is writable by group or others, who could remove or replace the database: chmod 700 ` + dir,
 		`"mode":"0640","message":"the config file is readable by group or others, and holds secrets: chmod 600 ` + cfg,
 	} {
 		if i >= len(lines) || !strings.Contains(lines[i], want) || !strings.Contains(lines[i], `"level":"warn"`) {
