@@ -63,8 +63,7 @@ func privateAnswer(next echo.HandlerFunc) echo.HandlerFunc {
 // HTTP the header means nothing (RFC 6797 §8.1) and is not sent.
 func (s *Server) strictTransport(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		r := c.Request()
-		if r.TLS != nil || r.Header.Get(echo.HeaderXForwardedProto) == "https" && s.fromProxy(r) {
+		if s.overHTTPS(c.Request()) {
 			c.Response().Header().Set(echo.HeaderStrictTransportSecurity, "max-age=31536000")
 		}
 		return next(c)

@@ -160,7 +160,7 @@ func New(o Options) *Server {
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.web = web.New(web.Options{
-		Store: o.Store, Log: o.Logger, BaseURL: o.BaseURL, Base: s.base, FromProxy: s.fromProxy, RequestID: requestID,
+		Store: o.Store, Log: o.Logger, BaseURL: o.BaseURL, Base: s.base, OverHTTPS: s.overHTTPS, RequestID: requestID,
 		Login: func(c echo.Context, email, password string) (store.User, error) {
 			return s.checkLogin(c, email, password, viaWeb)
 		},
@@ -218,13 +218,17 @@ func (s *Server) base(c echo.Context) string {
 		return s.baseURL
 	}
 	r := c.Request()
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	} else if p := r.Header.Get(echo.HeaderXForwardedProto); (p == "https" || p == "http") && s.fromProxy(r) {
-		scheme = p
+	if s.overHTTPS(r) {
+		return "https://" + r.Host
 	}
-	return scheme + "://" + r.Host
+	return "http://" + r.Host
+}
+
+// overHTTPS reports whether the client reached us over HTTPS: ours, or a
+// trusted proxy's, which says so in X-Forwarded-Proto. Links, cookies and
+// Strict-Transport-Security all ask this one question.
+func (s *Server) overHTTPS(r *http.Request) bool {
+	return r.TLS != nil || r.Header.Get(echo.HeaderXForwardedProto) == "https" && s.fromProxy(r)
 }
 
 // fromProxy reports whether the TCP peer is a trusted proxy.

@@ -28,9 +28,9 @@ type Options struct {
 	BaseURL string
 	// Base is the scheme and host links start with, for this request.
 	Base func(c echo.Context) string
-	// FromProxy reports whether the request came through a trusted proxy,
-	// whose X-Forwarded-Proto is believed.
-	FromProxy func(r *http.Request) bool
+	// OverHTTPS reports whether the client reached the server over HTTPS,
+	// its own or a trusted proxy's.
+	OverHTTPS func(r *http.Request) bool
 	// RequestID is the request's id, for log lines.
 	RequestID func(c echo.Context) string
 	// Login checks an email and password as the API's login does, under
@@ -75,10 +75,7 @@ func (a *App) base(c echo.Context) string { return a.o.Base(c) }
 // secure reports whether the browser reached us over HTTPS, whose cookies
 // must never travel over plain HTTP.
 func (a *App) secure(c echo.Context) bool {
-	if c.Request().TLS != nil || strings.HasPrefix(a.o.BaseURL, "https://") {
-		return true
-	}
-	return c.Request().Header.Get(echo.HeaderXForwardedProto) == "https" && a.o.FromProxy(c.Request())
+	return strings.HasPrefix(a.o.BaseURL, "https://") || a.o.OverHTTPS(c.Request())
 }
 
 // userDay is the caller's date and time zone.
