@@ -78,6 +78,19 @@ func (s *Server) inPasswordSlot(ctx context.Context, fn func() (store.User, erro
 	return fn()
 }
 
+// changePassword is the pages' password change, its bcrypt hash in a
+// password slot as a login's comparison is: a crowd of changes cannot take
+// the CPU from requests made with a key.
+func (s *Server) changePassword(ctx context.Context, userID int64, password string, keep int64) error {
+	_, err := s.inPasswordSlot(ctx, func() (store.User, error) {
+		return store.User{}, s.store.ChangePassword(ctx, userID, password, keep)
+	})
+	if errors.Is(err, errChecksBusy) {
+		return input.Invalid("current_password", "Too many attempts. Wait a minute, then try again.")
+	}
+	return err
+}
+
 // handleLogout revokes the key that authenticated the request.
 func (s *Server) handleLogout(c echo.Context) error {
 	sess, _ := input.Session(c)

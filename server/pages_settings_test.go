@@ -482,6 +482,15 @@ func TestWebPasswordChange(t *testing.T) {
 	pg = b.post("/settings/password", url.Values{"current_password": {"correct horse"}, "new_password": {"short"}})
 	pg.status(t, http.StatusUnprocessableEntity)
 	pg.has(t, "The new password field must be at least 8 characters.")
+	pg = b.post("/settings/password", url.Values{"new_password": {"battery staple"}})
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, "The current password field is required.")
+	if pg := b.post("/settings/password", url.Values{"csrf": {"forged"}, "current_password": {"correct horse"}, "new_password": {"battery staple"}}); pg.code != http.StatusForbidden {
+		t.Errorf("without the form's token: %d", pg.code)
+	}
+	if pg := other.get("/"); pg.code != http.StatusOK {
+		t.Errorf("a refused change signed the other browser out: %d", pg.code)
+	}
 
 	pg = b.post("/settings/password", url.Values{"current_password": {"correct horse"}, "new_password": {"battery staple"}})
 	pg.redirects(t, "/settings#password")
@@ -507,4 +516,10 @@ func TestWebPasswordChange(t *testing.T) {
 	pg = b.post("/settings/password", url.Values{"current_password": {"battery staple"}, "new_password": {"battery staple 2"}})
 	pg.status(t, http.StatusTooManyRequests)
 	pg.has(t, "Too many attempts.")
+	if _, err := e.st.Login(t.Context(), "ada@example.com", "battery staple"); err != nil {
+		t.Errorf("the throttled change changed the password: %v", err)
+	}
+	if n := e.count(`SELECT count(*) FROM web_sessions`); n != 1 {
+		t.Errorf("%d web sessions after the throttled change, want this browser's alone", n)
+	}
 }

@@ -164,7 +164,8 @@ func New(o Options) *Server {
 		Login: func(c echo.Context, email, password string) (store.User, error) {
 			return s.checkLogin(c, email, password, viaWeb)
 		},
-		Resends: s.resends, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
+		ChangePassword: s.changePassword,
+		Resends:        s.resends, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
 		TestChannel: s.testChannel, SendAt: s.sendAt,
 		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
 			return remind.ReadSource(ctx, s.store, acct, today, days, loc)

@@ -124,14 +124,12 @@ func (s *Store) SetPassword(ctx context.Context, email, password string, revokeK
 // ChangePassword gives the user a new password they chose (the web app's
 // Settings, behind their current one) and signs out every other web
 // session of theirs, keeping the one that changed it (keep); keys stay.
-// It returns how many sessions it signed out.
-func (s *Store) ChangePassword(ctx context.Context, userID int64, password string, keep int64) (int64, error) {
+func (s *Store) ChangePassword(ctx context.Context, userID int64, password string, keep int64) error {
 	hash, err := s.hashPassword(password)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	var signedOut int64
-	err = s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
+	return s.withSessionTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, s.now(), userID)
 		if err != nil {
 			return fmt.Errorf("store: change password: %w", err)
@@ -139,14 +137,11 @@ func (s *Store) ChangePassword(ctx context.Context, userID int64, password strin
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errors.Join(ErrUserNotFound, err)
 		}
-		res, err = tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = ? AND id <> ?`, userID, keep)
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = ? AND id <> ?`, userID, keep); err != nil {
 			return fmt.Errorf("store: change password: sign out: %w", err)
 		}
-		signedOut, err = res.RowsAffected()
-		return err
+		return nil
 	})
-	return signedOut, err
 }
 
 // disableChannels turns off every enabled channel of the user's but email,

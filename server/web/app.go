@@ -36,6 +36,11 @@ type Options struct {
 	// Login checks an email and password as the API's login does, under
 	// the same throttles; a refusal is an *input.Error (401 or 429).
 	Login func(c echo.Context, email, password string) (store.User, error)
+	// ChangePassword gives the user a new password and signs out their
+	// other web sessions (keep stays), hashing it in one of the server's
+	// password slots; every slot busy is a validation error on
+	// current_password.
+	ChangePassword func(ctx context.Context, userID int64, password string, keep int64) error
 	// Resends is the budget of verification emails per user id.
 	Resends interface {
 		Blocked(key string) (time.Duration, bool)

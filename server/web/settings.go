@@ -170,14 +170,9 @@ func failedForm(c echo.Context, form string, err error) settingsState {
 
 func (a *App) handleProfile(c echo.Context) error {
 	p := input.FormParams(c)
-	if err := a.emailChangeAllowed(c, p); err != nil {
-		if fe := input.FieldErrors(err); fe != nil {
-			return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "profile", err))
-		}
-		var ae *input.Error
-		if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
-			return a.settingsPage(c, ae.Status, failedForm(c, "profile",
-				input.Invalid("current_password", "Too many attempts. Wait a minute, then try again.")))
+	if status, err := a.emailChangeAllowed(c, p); err != nil {
+		if input.FieldErrors(err) != nil {
+			return a.settingsPage(c, status, failedForm(c, "profile", err))
 		}
 		return err
 	}
@@ -195,22 +190,35 @@ func (a *App) handleProfile(c echo.Context) error {
 // changes the email, checked as a sign-in is: a session left open must not
 // be enough to move the account to another address (and then reset its
 // password there). The API keeps PeopleOS's contract, where a key suffices.
-func (a *App) emailChangeAllowed(c echo.Context, p *input.Params) error {
+func (a *App) emailChangeAllowed(c echo.Context, p *input.Params) (int, error) {
 	sess, _ := input.Session(c)
 	to := c.Request().PostForm.Get("email")
 	if strings.EqualFold(strings.TrimSpace(to), sess.Email) {
-		return nil
+		return 0, nil
 	}
 	current := p.Password("current_password", 255)
 	if p.Failed("current_password") {
-		return input.Invalid("current_password", "The current password is needed to change the email.")
+		return http.StatusUnprocessableEntity, input.Invalid("current_password", "The current password is needed to change the email.")
 	}
+	return a.checkCurrentPassword(c, current)
+}
+
+// checkCurrentPassword checks the signed-in user's current password as a
+// sign-in is, under the same throttles, for a form that changes what
+// signs them in. A refusal is the form's error on current_password, with
+// the status to draw it with (422, or 429 while the throttles hold); any
+// other error is the server's.
+func (a *App) checkCurrentPassword(c echo.Context, current string) (int, error) {
+	sess, _ := input.Session(c)
 	_, err := a.o.Login(c, sess.Email, current)
 	var ae *input.Error
-	if errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
-		return input.Invalid("current_password", "The password is incorrect.")
+	switch {
+	case errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests:
+		return ae.Status, input.Invalid("current_password", "Too many attempts. Wait a minute, then try again.")
+	case errors.As(err, &ae):
+		return http.StatusUnprocessableEntity, input.Invalid("current_password", "The password is incorrect.")
 	}
-	return err
+	return 0, err
 }
 
 // handlePassword changes the user's password behind their current one,
@@ -221,25 +229,18 @@ func (a *App) handlePassword(c echo.Context) error {
 	p := input.FormParams(c)
 	current := p.Password("current_password", 255)
 	next := p.NewPassword("new_password")
-	err := p.Err()
+	status, err := http.StatusUnprocessableEntity, p.Err()
 	if err == nil {
-		_, err = a.o.Login(c, sess.Email, current)
-		var ae *input.Error
-		if errors.As(err, &ae) {
-			status, msg := http.StatusUnprocessableEntity, "The password is incorrect."
-			if ae.Status == http.StatusTooManyRequests {
-				status, msg = ae.Status, "Too many attempts. Wait a minute, then try again."
-			}
-			return a.settingsPage(c, status, failedForm(c, "password", input.Invalid("current_password", msg)))
-		}
+		status, err = a.checkCurrentPassword(c, current)
 	}
-	if fe := input.FieldErrors(err); fe != nil {
-		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "password", err))
+	if err == nil {
+		err = a.o.ChangePassword(c.Request().Context(), sess.UserID, next, sess.KeyID)
+		status = http.StatusTooManyRequests // the one refusal ChangePassword makes: every hashing slot busy
+	}
+	if input.FieldErrors(err) != nil {
+		return a.settingsPage(c, status, failedForm(c, "password", err))
 	}
 	if err != nil {
-		return err
-	}
-	if _, err := a.store.ChangePassword(c.Request().Context(), sess.UserID, next, sess.KeyID); err != nil {
 		return err
 	}
 	return a.seeOther(c, "/settings#password", "Password changed. Your other browsers are signed out.")
