@@ -134,24 +134,23 @@ func (s *Store) CardRefs(ctx context.Context, accountID int64) ([]CardRef, error
 // afterID: an export reads them page by page, so that a large account is
 // never in memory at once.
 func (s *Store) Cards(ctx context.Context, accountID, afterID int64, limit int) ([]Card, error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("store: list cards: %w", err)
-	}
-	defer tx.end(ctx, false)
-	return loadCards(ctx, tx, accountID, `id > ?`, limit, afterID)
+	return s.CardsChanged(ctx, accountID, 0, afterID, limit)
 }
 
-// CardsChanged returns up to limit cards of the account that changed
-// after the counter value since (every card for 0), by id, after the id
-// afterID: a CardDAV answer reads the cards it sends a page at a time,
-// a few queries a page rather than a few a card.
+// CardsChanged is Cards of those that changed after the counter value
+// since; 0 is every card, those whose counter is still 0 too (a person
+// made before migration 0020 and never changed since): a CardDAV answer
+// reads the cards it sends a page at a time, a few queries a page rather
+// than a few a card.
 func (s *Store) CardsChanged(ctx context.Context, accountID, since, afterID int64, limit int) ([]Card, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("store: list cards: %w", err)
 	}
 	defer tx.end(ctx, false)
+	if since == 0 {
+		return loadCards(ctx, tx, accountID, `id > ?`, limit, afterID)
+	}
 	return loadCards(ctx, tx, accountID, `card_seq > ? AND id > ?`, limit, since, afterID)
 }
 

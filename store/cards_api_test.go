@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kith/store"
+	"kith/store/storetest"
 )
 
 // changes is CardChanges by UID, failing the test on an error.
@@ -206,4 +207,36 @@ func TestPutCard(t *testing.T) {
 			t.Errorf("cards %+v, %v", cards, err)
 		}
 	})
+}
+
+// TestCardsChangedSinceZeroIsEveryCard: a person whose card counter is
+// still 0 (made before migration 0020 and never changed since) is among
+// every card, which CardDAV's listings and a first sync read through
+// CardsChanged(0); a later counter leaves it out, as it has not changed.
+func TestCardsChangedSinceZeroIsEveryCard(t *testing.T) {
+	s, where := newStoreAt(t)
+	me, them := twoAccounts(t, s)
+	ctx := t.Context()
+	old := newPerson(t, s, me.AccountID, "Old")
+	newPerson(t, s, me.AccountID, "New")
+	newPerson(t, s, them.AccountID, "Theirs")
+	storetest.Exec(t, where, `UPDATE persons SET card_seq = 0 WHERE id = ?`, old.ID)
+	names := func(cards []store.Card) []string {
+		var out []string
+		for _, c := range cards {
+			out = append(out, c.FirstName)
+		}
+		return out
+	}
+	all, err := s.CardsChanged(ctx, me.AccountID, 0, 0, 100)
+	if err != nil || !slices.Equal(names(all), []string{"Old", "New"}) {
+		t.Errorf("every card: %v, %v", names(all), err)
+	}
+	later, err := s.CardsChanged(ctx, me.AccountID, 1, 0, 100)
+	if err != nil || slices.Contains(names(later), "Old") {
+		t.Errorf("changed since 1: %v, %v", names(later), err)
+	}
+	if page, err := s.Cards(ctx, me.AccountID, old.ID, 100); err != nil || !slices.Equal(names(page), []string{"New"}) {
+		t.Errorf("the page after Old: %v, %v", names(page), err)
+	}
 }
