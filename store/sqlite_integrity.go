@@ -15,6 +15,9 @@ func (s *Store) QuickCheck(ctx context.Context) ([]string, error) {
 		return nil, nil
 	}
 	rows, err := s.r.QueryContext(ctx, `PRAGMA quick_check`)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("store: quick check: %w", err) // stopped, not damaged
+	}
 	if err != nil {
 		return []string{err.Error()}, nil // a page too damaged to read at all
 	}
