@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"kith/server/input"
 	"kith/store"
 )
 
@@ -216,12 +217,6 @@ func plural(n int, unit string) string {
 	return fmt.Sprintf("%d %ss", n, unit)
 }
 
-// dateIn is t's calendar date in loc, as midnight UTC.
-func dateIn(t time.Time, loc *time.Location) time.Time {
-	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 // DayOf is the date a task is due or a life event happened, as midnight
 // UTC. A client that sends a date alone ("2026-11-25") has it stored as
 // that date's midnight UTC, which west of Greenwich is the evening
@@ -232,8 +227,8 @@ func DayOf(unix int64, loc *time.Location) time.Time {
 	if unix%86400 == 0 {
 		return t.UTC()
 	}
-	return dateIn(t, loc)
+	return input.DateOf(t.In(loc))
 }
 
 // Today is now's date in loc, as midnight UTC, the form Upcoming takes.
-func Today(now time.Time, loc *time.Location) time.Time { return dateIn(now, loc) }
+func Today(now time.Time, loc *time.Location) time.Time { return input.DateOf(now.In(loc)) }

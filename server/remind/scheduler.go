@@ -3,7 +3,6 @@ package remind
 import (
 	"context"
 	"errors"
-	"path"
 	"strconv"
 	"sync"
 	"time"
@@ -178,10 +177,7 @@ func (s *Scheduler) leave(userID int64) {
 
 // remindUser sends the user's digest to each channel that is due it.
 func (s *Scheduler) remindUser(ctx context.Context, t store.ReminderTarget, now time.Time) error {
-	loc, ok := input.Zone(path.Clean(t.Timezone))
-	if !ok {
-		loc = time.UTC
-	}
+	loc := input.UserZone(t.Timezone)
 	local := now.In(loc)
 	sendAt := s.SendAt
 	if t.Settings.SendAt != nil {
