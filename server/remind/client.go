@@ -29,7 +29,7 @@ func NewClient(refusePrivate bool) *http.Client {
 		t.Proxy = nil
 	}
 	t.DialContext = d.DialContext
-	return &http.Client{Timeout: 15 * time.Second, Transport: t, CheckRedirect: refuseRedirects}
+	return &http.Client{Timeout: 15 * time.Second, Transport: t} // post refuses redirects, whatever the client
 }
 
 // refusePrivateAddresses is a net.Dialer's Control: it runs once the
