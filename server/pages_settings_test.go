@@ -92,6 +92,16 @@ func TestWebSettingsProfile(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM users WHERE email = 'eve@example.com'`); n != 0 {
 		t.Errorf("the email changed without the password")
 	}
+	// No email is the form's error, not a change that needs the password;
+	// the same address in capitals needs none either.
+	pg = b.post("/settings/profile", url.Values{"first_name": {"Augusta"}, "last_name": {"King"}, "email": {""}})
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="profile-email-err">The email field is required.`)
+	pg.lacks(t, `id="profile-current_password-err"`)
+	pg = b.post("/settings/profile", url.Values{"first_name": {"Augusta"}, "last_name": {"King"}, "email": {"ADA@example.com"}})
+	if pg.code != http.StatusSeeOther {
+		t.Errorf("the same email in capitals: %d", pg.code)
+	}
 
 	bad := url.Values{"first_name": {""}, "last_name": {"King"}, "email": {"bob@example.com"}, "born_at": {"2999-01-01"},
 		"current_password": {"correct horse"}}

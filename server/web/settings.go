@@ -192,8 +192,10 @@ func (a *App) handleProfile(c echo.Context) error {
 // password there). The API keeps PeopleOS's contract, where a key suffices.
 func (a *App) emailChangeAllowed(c echo.Context, p *input.Params) (int, error) {
 	sess, _ := input.Session(c)
-	to := c.Request().PostForm.Get("email")
-	if strings.EqualFold(strings.TrimSpace(to), sess.Email) {
+	// No email (the form's own error), or the same one in another case, is
+	// no change of address.
+	to := strings.TrimSpace(c.Request().PostForm.Get("email"))
+	if to == "" || strings.EqualFold(to, sess.Email) {
 		return 0, nil
 	}
 	current := p.Password("current_password", 255)
