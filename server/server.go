@@ -165,7 +165,7 @@ func New(o Options) *Server {
 			return s.checkLogin(c, email, password, viaWeb)
 		},
 		ChangePassword: s.changePassword,
-		Resends:        s.resends, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
+		ResendWait:     s.resendWait, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
 		TestChannel: s.testChannel, SendAt: s.sendAt,
 		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
 			return remind.ReadSource(ctx, s.store, acct, today, days, loc)

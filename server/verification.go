@@ -42,14 +42,23 @@ func (s *Server) handleVerifyEmail(c echo.Context) error {
 	return c.JSON(http.StatusOK, messageBody{"Email verified", http.StatusOK})
 }
 
+// verificationBudget is the user's key in s.resends: one budget, spent by
+// sendVerification and asked by resendWait, for the API and the pages.
+func verificationBudget(userID int64) string { return strconv.FormatInt(userID, 10) }
+
+// resendWait is how long the user must wait for another verification
+// email, and whether they must.
+func (s *Server) resendWait(userID int64) (time.Duration, bool) {
+	return s.resends.Blocked(verificationBudget(userID))
+}
+
 // handleVerificationResend sends a fresh link to an unverified user; the
 // last link stops working. A few links per user per window, so that the
 // route cannot be used to flood an address.
 func (s *Server) handleVerificationResend(c echo.Context) error {
 	sess, _ := input.Session(c)
-	budget := strconv.FormatInt(sess.UserID, 10)
 	// A verified user is told so, spent budget or not.
-	if wait, blocked := s.resends.Blocked(budget); blocked && !sess.Verified {
+	if wait, blocked := s.resendWait(sess.UserID); blocked && !sess.Verified {
 		setRetryAfter(c, wait)
 		return input.ErrTooManyAttempts
 	}
@@ -67,7 +76,7 @@ func (s *Server) handleVerificationResend(c echo.Context) error {
 // sendVerification mails the link for secret to the user's (new) address.
 // A failure is logged, and the user can ask for a new link.
 func (s *Server) sendVerification(c echo.Context, u store.User, secret string) {
-	s.resends.Fail(strconv.FormatInt(u.ID, 10))
+	s.resends.Fail(verificationBudget(u.ID))
 	link := s.base(c) + "/api/verify-email?token=" + secret
 	s.deliver(c, u.ID, "verification", "the user can ask for a new link", link, verificationMail(u, link))
 }

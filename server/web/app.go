@@ -41,10 +41,9 @@ type Options struct {
 	// password slots; every slot busy is a validation error on
 	// current_password.
 	ChangePassword func(ctx context.Context, userID int64, password string, keep int64) error
-	// Resends is the budget of verification emails per user id.
-	Resends interface {
-		Blocked(key string) (time.Duration, bool)
-	}
+	// ResendWait is how long the user must wait for another verification
+	// email, and whether they must: the budget SendVerification spends.
+	ResendWait func(userID int64) (time.Duration, bool)
 	// SendVerification mails a new link for secret to the user.
 	SendVerification func(c echo.Context, u store.User, secret string)
 	// UpdateProfile changes the caller's name and email as PUT /api/me

@@ -3,7 +3,6 @@ package web
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -97,7 +96,7 @@ func (a *App) handleLogout(c echo.Context) error {
 // handleResend sends a new verification link, under the API's budget.
 func (a *App) handleResend(c echo.Context) error {
 	sess, _ := input.Session(c)
-	if wait, blocked := a.o.Resends.Blocked(strconv.FormatInt(sess.UserID, 10)); blocked && !sess.Verified {
+	if wait, blocked := a.o.ResendWait(sess.UserID); blocked && !sess.Verified {
 		askToWait(c, wait)
 		return a.render(c, http.StatusTooManyRequests, "unverified", Page{Title: "Verify your email",
 			Flash: "A link was sent a moment ago. Wait a few minutes before asking for another."})
