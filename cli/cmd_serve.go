@@ -89,7 +89,8 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		MaxConns:        cfg.MaxConnections,
 		MaxConnsPerAddr: cfg.MaxConnectionsPerIP,
 
-		RefusePrivateAddresses: cfg.RefusePrivateAddresses,
+		RefusePrivateAddresses:   cfg.RefusePrivateAddresses,
+		EmailChangeNeedsPassword: cfg.APIEmailChangeNeedsPassword,
 	}
 	if store.IsPostgres(cfg.DB) {
 		// Every server on the database counts together: a client does not

@@ -57,6 +57,11 @@ type Config struct {
 	// on the internet, whose users should not reach its own network.
 	RefusePrivateAddresses bool
 
+	// APIEmailChangeNeedsPassword makes PUT /api/me ask for the current
+	// password when it changes the email, as the web app always does. Off
+	// by default: PeopleOS's clients change it with a key alone.
+	APIEmailChangeNeedsPassword bool
+
 	// PprofAddr, when set, serves Go's profiler there (debug.pprof_addr).
 	PprofAddr string
 
@@ -97,6 +102,7 @@ var keys = []key{
 	{"smtp.tls", "", func(c *Config, v any) error { return asString(v, &c.SMTPTLS) }},
 	{"reminders.send_at", "08:00", func(c *Config, v any) error { return asString(v, &c.ReminderSendAt) }},
 	{"reminders.refuse_private_addresses", false, func(c *Config, v any) error { return asBool(v, &c.RefusePrivateAddresses) }},
+	{"api.email_change_needs_password", false, func(c *Config, v any) error { return asBool(v, &c.APIEmailChangeNeedsPassword) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 	{"metrics.addr", "", func(c *Config, v any) error { return asString(v, &c.MetricsAddr) }},
 }

@@ -84,7 +84,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"smtp.from": "k@h.example", "smtp.tls": "tls", "debug.pprof_addr": "127.0.0.1:6060",
 		"metrics.addr":           "127.0.0.1:9464",
 		"limits.max_connections": "10", "limits.max_connections_per_ip": "0", "reminders.send_at": "21:45",
-		"reminders.refuse_private_addresses": "true",
+		"reminders.refuse_private_addresses": "true", "api.email_change_needs_password": "true",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -110,6 +110,9 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	}
 	if !c.RefusePrivateAddresses {
 		t.Error("reminders.refuse_private_addresses from the environment: still false")
+	}
+	if !c.APIEmailChangeNeedsPassword {
+		t.Error("api.email_change_needs_password from the environment: still false")
 	}
 	if c.MaxConnections != 10 || c.MaxConnectionsPerIP != 0 {
 		t.Errorf("connection caps from the environment: %d, %d", c.MaxConnections, c.MaxConnectionsPerIP)
@@ -144,6 +147,7 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_REMINDERS_SEND_AT", "08:60", "reminders.send_at"},
 		{"KITH_REMINDERS_SEND_AT", "noon", "reminders.send_at"},
 		{"KITH_REMINDERS_REFUSE_PRIVATE_ADDRESSES", "maybe", "reminders.refuse_private_addresses"},
+		{"KITH_API_EMAIL_CHANGE_NEEDS_PASSWORD", "sometimes", "api.email_change_needs_password"},
 		{"KITH_LIMITS_MAX_CONNECTIONS", "-1", "limits.max_connections"},
 		{"KITH_LIMITS_MAX_CONNECTIONS_PER_IP", "many", "limits.max_connections_per_ip"},
 	}

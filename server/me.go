@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -68,11 +69,42 @@ func (s *Server) handleMeUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.apiEmailChangeAllowed(c, p); err != nil {
+		return err
+	}
 	u, err := s.updateProfile(c, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.userJSON(c, u))
+}
+
+// apiEmailChangeAllowed checks current_password, checked as a sign-in is
+// (a wrong one counts toward the login throttles), when the request sends
+// one, and requires it for a change of email when the operator turned
+// api.email_change_needs_password on. It is off by default because
+// PeopleOS's clients change the email with a key alone (contract.md §6):
+// with it on, a stolen key cannot move the account to another address.
+func (s *Server) apiEmailChangeAllowed(c echo.Context, p *input.Params) error {
+	sess, _ := input.Session(c)
+	_, _, sent := p.Scalar("current_password")
+	to, _, _ := p.Scalar("email")
+	change := strings.TrimSpace(to) != "" && !strings.EqualFold(strings.TrimSpace(to), sess.Email)
+	if !sent && !(change && s.emailNeedsPassword) {
+		return nil
+	}
+	current := p.Password("current_password", 255)
+	if p.Failed("current_password") {
+		if !sent {
+			return input.Invalid("current_password", "The current password is needed to change the email.")
+		}
+		return p.Err()
+	}
+	_, err := s.checkLogin(c, sess.Email, current, viaAPI)
+	if errors.Is(err, input.ErrInvalidCredentials) {
+		return input.Invalid("current_password", "The password is incorrect.")
+	}
+	return err
 }
 
 // updateProfile replaces the signed-in user's profile with p's, mailing

@@ -58,6 +58,9 @@ type Options struct {
 	// RefusePrivateAddresses keeps channels from reaching loopback,
 	// private and link-local addresses: the server's own network.
 	RefusePrivateAddresses bool
+	// EmailChangeNeedsPassword makes PUT /api/me ask for current_password
+	// when it changes the email (api.email_change_needs_password).
+	EmailChangeNeedsPassword bool
 
 	Logger zerolog.Logger
 
@@ -86,12 +89,14 @@ type Server struct {
 	mailer    mail.Mailer
 	mail      sync.WaitGroup // emails being sent
 	sendAt    string
-	reminders *remind.Scheduler
-	log       zerolog.Logger
-	baseURL   string
-	proxies   []*net.IPNet
-	metrics   *serverMetrics
-	web       *web.App
+	// emailNeedsPassword: see Options.EmailChangeNeedsPassword.
+	emailNeedsPassword bool
+	reminders          *remind.Scheduler
+	log                zerolog.Logger
+	baseURL            string
+	proxies            []*net.IPNet
+	metrics            *serverMetrics
+	web                *web.App
 	// damage is what the last integrity check found (WatchIntegrity).
 	damage atomic.Pointer[string]
 	// surfaces are the routes' surfaces, by method and path.
@@ -113,10 +118,12 @@ func New(o Options) *Server {
 		login:     o.Store.Login,
 		mailer:    o.Mailer,
 		sendAt:    o.ReminderSendAt,
-		log:       o.Logger,
-		baseURL:   o.BaseURL,
-		metrics:   newServerMetrics(o.Store),
-		surfaces:  make(map[string]surface),
+
+		emailNeedsPassword: o.EmailChangeNeedsPassword,
+		log:                o.Logger,
+		baseURL:            o.BaseURL,
+		metrics:            newServerMetrics(o.Store),
+		surfaces:           make(map[string]surface),
 	}
 	if s.accounts == nil {
 		s.accounts = rate.NewBackoff(accountFree, accountBase, accountCeiling, accountForget)

@@ -189,7 +189,8 @@ func (a *App) handleProfile(c echo.Context) error {
 // emailChangeAllowed asks for the current password when the profile form
 // changes the email, checked as a sign-in is: a session left open must not
 // be enough to move the account to another address (and then reset its
-// password there). The API keeps PeopleOS's contract, where a key suffices.
+// password there). The API asks only when api.email_change_needs_password
+// is on: PeopleOS's clients change the email with a key alone.
 func (a *App) emailChangeAllowed(c echo.Context, p *input.Params) (int, error) {
 	sess, _ := input.Session(c)
 	// No email (the form's own error), or the same one in another case, is
