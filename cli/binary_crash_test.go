@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"kith/store/storetest"
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
@@ -43,6 +44,7 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills the binary many times")
 	}
+	storetest.Slow(t, "kills and restarts the binary 25 times")
 	db := filepath.Join(t.TempDir(), "kith.db")
 	c := startChild(t, db)
 	key := c.firstKey(t)

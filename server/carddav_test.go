@@ -584,6 +584,7 @@ func TestCardDAVPutETag(t *testing.T) {
 // answers 503 with Retry-After, as the API does, not 500.
 func TestCardDAVStorageFault(t *testing.T) {
 	storetest.SQLiteOnly(t)
+	storetest.Slow(t, "waits out SQLite's 10 s busy timeout twice")
 	if testing.Short() {
 		t.Skip("waits out SQLite's 10 s busy timeout")
 	}

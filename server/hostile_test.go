@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"kith/store/storetest"
 	"net"
 	"net/http"
 	"strings"
@@ -30,6 +31,7 @@ func (e *env) listen(t *testing.T) string {
 // time (slowloris) is disconnected once the header timeout passes, long
 // before it is done.
 func TestSlowHeadersAreCutOff(t *testing.T) {
+	storetest.Slow(t, "waits out the 5 s header timeout")
 	t.Parallel()
 	e := newEnv(t)
 	addr := e.listen(t)

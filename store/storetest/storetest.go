@@ -43,6 +43,18 @@ func SQLiteOnly(t testing.TB) {
 	}
 }
 
+// Slow skips t, a test that takes seconds waiting out a timeout or a run
+// of crashes, unless CI=true (as .ci/run sets), KITH_SLOW=1 or KITH_FULL
+// is set: a newcomer's go test ./... stays quick, and CI runs them all.
+// It says what the test waits for, and how to run it.
+func Slow(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" || os.Getenv("KITH_SLOW") == "1" || os.Getenv("KITH_FULL") != "" {
+		return
+	}
+	t.Skip("slow (" + what + "): runs with CI=true or KITH_SLOW=1")
+}
+
 // Engine names this run's engine, for messages.
 func Engine() string {
 	if Postgres() {
