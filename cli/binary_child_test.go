@@ -205,7 +205,7 @@ func integrityOK(t *testing.T, db string) {
 }
 
 // scale is how many of something a long test does: small by default, as
-// many as KITH_FULL asks for when set (see README "Reliability").
+// many as KITH_FULL asks for when set (see docs/testing.md, "Reliability").
 func scale(small, full int) int {
 	if os.Getenv("KITH_FULL") != "" {
 		return full

@@ -86,18 +86,18 @@ func TestDockerfile(t *testing.T) {
 	if regexp.MustCompile(`(?m)^(ENV|ARG)\b.*\bCI=`).MatchString(df) {
 		t.Error("the Dockerfile sets CI: the tests needing PostgreSQL or Chromium would fail instead of skipping")
 	}
-	// The last USER is not root, and the README says which it is.
+	// The last USER is not root, and docs/operations.md says which it is.
 	users := regexp.MustCompile(`(?m)^USER (\S+)`).FindAllStringSubmatch(df, -1)
 	if len(users) == 0 || strings.HasPrefix(users[len(users)-1][1], "0") || strings.HasPrefix(users[len(users)-1][1], "root") {
 		t.Errorf("the image runs as %v, want a non-root USER", users)
 	}
-	readme, err := os.ReadFile("../README.md")
+	ops, err := os.ReadFile("../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"golang:1.26-bookworm", "gcr.io/distroless/static-debian12:nonroot", "65532"} {
-		if !bytes.Contains(readme, []byte(want)) {
-			t.Errorf("the README does not say %q (the base images and the user)", want)
+		if !bytes.Contains(ops, []byte(want)) {
+			t.Errorf("docs/operations.md does not say %q (the base images and the user)", want)
 		}
 	}
 }

@@ -1,16 +1,20 @@
 package cli
 
-// TestREADME runs the README's curl walkthrough against a fresh server, so
-// that a newcomer who pastes it top to bottom sees every line work.
+// TestREADME runs the API walkthrough (docs/api.md, ../docs/api.md from
+// cli/) against a fresh server, so that a newcomer who pastes it top to
+// bottom sees every line work.
 //
-// The convention, in README.md (the module root's, ../README.md from cli/):
+// The convention, in docs/api.md:
 //
+//   - Its section "A walk through the API with curl" opens with the command
+//     that starts the server for it, rate limit off, so that a paste of
+//     the whole walkthrough never meets a 429.
 //   - Only fenced blocks whose info string is "sh runnable" (```sh runnable)
-//     inside the section "A walk through the API with curl" (up to the next
-//     "## " heading) are run, in order, as one bash script (-euo pipefail).
+//     inside that section (up to the next "## " heading) are run, in
+//     order, as one bash script (-euo pipefail).
 //     GitHub highlights them as sh; other blocks are prose.
-//   - The sample credentials of the first-start block (its password and API
-//     key) and http://127.0.0.1:8080 are replaced by those of the test
+//   - The sample credentials of the README's first-start block (its
+//     password and API key) and http://127.0.0.1:8080 are replaced by those of the test
 //     server, wherever they appear in the runnable blocks, comments too.
 //   - A step is a command line with its "\" continuations. Its answer is
 //     checked against the comment that follows it: an inline comment after
@@ -42,10 +46,13 @@ import (
 
 const walkthroughHeading = "## A walk through the API with curl"
 
+// walkthroughFile is where the walkthrough is, from cli/.
+const walkthroughFile = "../docs/api.md"
+
 // readmeStep is one command of a runnable block and what its comment says
 // of the answer.
 type readmeStep struct {
-	line    int    // in README.md, 1-based
+	line    int    // in docs/api.md, 1-based
 	command string // with its continuation lines
 	expect  string // the comment that shows the answer, "" when none
 	status  int    // 0 when the comment shows none
@@ -76,7 +83,10 @@ func runnableBlocks(t *testing.T, readme string) []readmeBlock {
 		}
 	}
 	if start < 0 {
-		t.Fatalf("README.md has no %q section", walkthroughHeading)
+		t.Fatalf("%s has no %q section", walkthroughFile, walkthroughHeading)
+	}
+	if first := firstCodeLine(lines[start+1:]); !strings.HasPrefix(first, "KITH_RATE_PER_MINUTE=0 ") {
+		t.Errorf("the walkthrough's first command is %q: it must start the server with KITH_RATE_PER_MINUTE=0, so that a paste never meets a 429", first)
 	}
 	var blocks []readmeBlock
 	for i := start + 1; i < len(lines); i++ {
@@ -100,8 +110,18 @@ func runnableBlocks(t *testing.T, readme string) []readmeBlock {
 	return blocks
 }
 
+// firstCodeLine is the first line inside the first fenced block of lines.
+func firstCodeLine(lines []string) string {
+	for i, l := range lines {
+		if strings.HasPrefix(l, "```") && i+1 < len(lines) {
+			return lines[i+1]
+		}
+	}
+	return ""
+}
+
 // parseSteps splits a block into commands and the comments that show
-// their answers; first is the README line number of body[0].
+// their answers; first is the line number of body[0] in its file.
 func parseSteps(t *testing.T, body []string, first int) []readmeStep {
 	t.Helper()
 	var steps []readmeStep
@@ -222,15 +242,18 @@ func TestREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(raw)
-	sample, samplePassword, sampleKey := firstStartSample(t, readme)
-	blocks := runnableBlocks(t, readme)
+	sample, samplePassword, sampleKey := firstStartSample(t, string(raw))
+	walk, err := os.ReadFile(walkthroughFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := runnableBlocks(t, string(walk))
 	if len(blocks) == 0 {
 		t.Fatal("the walkthrough marks no block as runnable (```sh runnable)")
 	}
 
 	// The walkthrough makes more requests than a user may make in a
-	// minute: the README says to start the server so to paste it all at once.
+	// minute: the walkthrough starts the server so to paste it all at once.
 	t.Setenv("KITH_RATE_PER_MINUTE", "0")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "kith.yaml")
@@ -254,7 +277,7 @@ func TestREADME(t *testing.T) {
 	script.WriteString(curlWrapper)
 	var steps []readmeStep
 	for _, b := range blocks {
-		fmt.Fprintf(&script, "\n# README.md:%d\n", b.line)
+		fmt.Fprintf(&script, "\n# docs/api.md:%d\n", b.line)
 		for _, st := range b.steps {
 			fmt.Fprintf(&script, "printf '@@step %d\\n' >> \"$KITH_README_LOG\"\n%s\n", len(steps), subst.Replace(st.command))
 			steps = append(steps, st)
@@ -281,19 +304,19 @@ func TestREADME(t *testing.T) {
 		a, ok := answers[i]
 		if !ok {
 			if runErr != nil {
-				t.Errorf("README.md:%d: not reached: the script stopped before it:\n%s", st.line, st.command)
+				t.Errorf("docs/api.md:%d: not reached: the script stopped before it:\n%s", st.line, st.command)
 				break
 			}
-			t.Errorf("README.md:%d: the step did not run", st.line)
+			t.Errorf("docs/api.md:%d: the step did not run", st.line)
 			continue
 		}
 		if a.status == 0 {
 			if st.expect != "" && (st.status != 0 || jsonPair.MatchString(st.expect)) {
-				t.Errorf("README.md:%d: the comment shows an answer, but the step made no request:\n%s", st.line, st.command)
+				t.Errorf("docs/api.md:%d: the comment shows an answer, but the step made no request:\n%s", st.line, st.command)
 			}
 			continue
 		}
-		where := fmt.Sprintf("README.md:%d: %s\nanswer %d: %s", st.line, st.command, a.status, a.body)
+		where := fmt.Sprintf("docs/api.md:%d: %s\nanswer %d: %s", st.line, st.command, a.status, a.body)
 		switch {
 		case st.status != 0 && a.status != st.status:
 			t.Errorf("%s\nwant status %d", where, st.status)

@@ -113,7 +113,7 @@ func TestOpenAPICoversTheRouter(t *testing.T) {
 			continue // every GET's, without the body (TestHeadWhereverGet); the document says so once
 		}
 		if davRoute(rt.Method, rt.Path) {
-			continue // CardDAV is no JSON API: the README describes it (TestCardDAV*)
+			continue // CardDAV is no JSON API: docs/api.md describes it (TestCardDAV*)
 		}
 		if webPath(rt.Path) {
 			continue // the web app's pages: TestWeb* test them
