@@ -223,9 +223,17 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// maxEntryRequestBytes is what a write of a journal entry's text may send:
+// its 100,000 characters fit even at four UTF-8 bytes each, written as
+// JSON's \u escapes or a form's percent escapes (twelve bytes a
+// character), so that the limit a client meets is the characters' 422,
+// not a 413.
+const maxEntryRequestBytes = 2 << 20
+
 // bodyLimits are the routes that read more than input.MaxBodyBytes.
 var bodyLimits = map[string]int64{"/api/import": transfer.MaxImportBytes, "/api/import/vcard": maxVCardImportBytes,
-	"/settings/import": transfer.MaxImportBytes, "/settings/import/vcard": maxVCardImportBytes}
+	"/settings/import": transfer.MaxImportBytes, "/settings/import/vcard": maxVCardImportBytes,
+	"/api/journals/:journal/entries/:year/:month/:day": maxEntryRequestBytes, "/journals/:journal/:year/:month/:day": maxEntryRequestBytes}
 
 // limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.

@@ -148,6 +148,8 @@ func (s *Server) routes(corsOrigins []string) {
 	api.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
 	api.GET("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
 	api.GET("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
+	api.PUT("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryWrite, auth)
+	api.get("/api/journals/:journal/entries", s.handleEntryList, auth)
 
 	api.get("/api/administration/logs", s.handleLogList, auth)
 	api.get("/api/administration/logs/:log", s.handleLogShow, auth)
