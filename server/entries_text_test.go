@@ -292,6 +292,16 @@ func TestEntryList(t *testing.T) {
 		{"another journal's own list", req{method: "GET", path: "/api/journals/" + other + "/entries?q=wedding", key: key}, 200,
 			[]string{`"total":1`, `"body":"Another journal's wedding."`}},
 	})
+	// A rewrite is searched by its new text, not its old.
+	if r := e.do(req{method: "PUT", path: base + "/2025/3/7", key: key, body: `{"body":"Cake tasting."}`}); r.code != 200 {
+		t.Fatalf("rewrite: %d %s", r.code, r.body)
+	}
+	if got := strings.Join(list("q=WED"), " "); got != "2025-03-10" {
+		t.Errorf("wed after the rewrite: %q", got)
+	}
+	if got := strings.Join(list("q=cake"), " "); got != "2025-03-07" {
+		t.Errorf("cake after the rewrite: %q", got)
+	}
 	head := e.do(req{method: "HEAD", path: base + "?q=wed", key: key})
 	if head.code != 200 || head.body != "" || !strings.HasPrefix(head.header.Get("Content-Type"), "application/json") {
 		t.Errorf("HEAD: %d %q %q", head.code, head.header.Get("Content-Type"), head.body)

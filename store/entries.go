@@ -87,6 +87,23 @@ func (s *Store) JournalEntry(ctx context.Context, accountID, journalID int64, ye
 	return en, created, err
 }
 
+// EntryOn returns the journal's entry for the date without making it:
+// ErrJournalNotFound for a journal that is not the account's, then
+// ErrEntryNotFound for a date that does not exist or has no entry.
+func (s *Store) EntryOn(ctx context.Context, accountID, journalID int64, year, month, day int) (Entry, error) {
+	if _, err := getJournal(ctx, s.r, accountID, journalID); err != nil {
+		return Entry{}, err
+	}
+	if !ValidDate(year, month, day) {
+		return Entry{}, ErrEntryNotFound
+	}
+	en, err := getEntry(ctx, s.r, accountID, journalID, year, month, day)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, ErrEntryNotFound
+	}
+	return en, err
+}
+
 // WriteEntry sets the text of the journal's entry for the date, making
 // the entry when the journal has none for it; created says which. The
 // errors of a journal or a date that is not there are JournalEntry's.
