@@ -108,6 +108,9 @@ var isolationMatrix = map[string][]string{
 	"DELETE /api/journals/:journal":                        {"account"},
 	"GET /api/journals/:journal/:year/:month/:day":         {"account"},
 	"GET /api/journals/:journal/entries/:year/:month/:day": {"account"},
+	"PUT /api/journals/:journal/entries/:year/:month/:day": {"account"},
+	"GET /api/journals/:journal/entries":                   {"account"},
+	"HEAD /api/journals/:journal/entries":                  {"account"},
 	// Logs: each user's own.
 	"GET /api/administration/logs/:log":  {"account", "user"},
 	"HEAD /api/administration/logs/:log": {"account", "user"},

@@ -24,7 +24,7 @@ func (s *Server) routes(corsOrigins []string) {
 			ExposeHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", echo.HeaderRetryAfter, echo.HeaderXRequestID},
 			MaxAge:        86400,
 		}),
-		limitBody, s.authenticate, s.limitRate, wholeSegments)
+		limitBody, s.authenticate, s.limitRate, wholeSegments, s.ownPath)
 
 	// get serves GET and HEAD, which echo does not add by itself: HEAD
 	// runs the same handler and bodiless drops what it writes. Two GETs
@@ -63,6 +63,9 @@ func (s *Server) routes(corsOrigins []string) {
 
 	api.get("/api/persons", s.handlePersonList, auth)
 	api.POST("/api/persons", s.handlePersonCreate, auth)
+	// Static before param in echo's router: duplicates is never read as
+	// a person's id.
+	api.get("/api/persons/duplicates", s.handleDuplicateList, auth)
 	api.get("/api/persons/:person", s.handlePersonShow, auth)
 	api.PUT("/api/persons/:person", s.handlePersonUpdate, auth)
 	api.DELETE("/api/persons/:person", s.handlePersonDelete, auth)
@@ -149,6 +152,8 @@ func (s *Server) routes(corsOrigins []string) {
 	api.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
 	api.GET("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
 	api.GET("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
+	api.PUT("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryWrite, auth)
+	api.get("/api/journals/:journal/entries", s.handleEntryList, auth)
 
 	api.get("/api/administration/logs", s.handleLogList, auth)
 	api.get("/api/administration/logs/:log", s.handleLogShow, auth)

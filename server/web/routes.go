@@ -66,6 +66,8 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/journals/:journal", a.handleJournalRename, page, user)
 	r.post("/journals/:journal/delete", a.handleJournalDelete, page, user)
 	r.post("/journals/:journal/entries", a.handleEntryOpen, page, user)
+	r.get("/journals/:journal/:year/:month/:day", a.handleEntry, page, user)
+	r.post("/journals/:journal/:year/:month/:day", a.handleEntrySave, page, user)
 	r.get("/settings", a.handleSettings, page, user)
 	r.post("/settings/profile", a.handleProfile, page, user)
 	r.post("/settings/timezone", a.handleTimezone, page, user)
