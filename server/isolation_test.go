@@ -101,6 +101,16 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/interactions/:interaction":   {"account", "person"},
 	"PUT /api/persons/:person/interactions/:interaction":    {"account", "person"},
 	"DELETE /api/persons/:person/interactions/:interaction": {"account", "person"},
+	// Relationship types; relationships, whose "person" intruder names one
+	// of the account's relationships under a person it does not involve.
+	"GET /api/administration/relationship-types/:type":        {"account"},
+	"HEAD /api/administration/relationship-types/:type":       {"account"},
+	"PUT /api/administration/relationship-types/:type":        {"account"},
+	"DELETE /api/administration/relationship-types/:type":     {"account"},
+	"GET /api/persons/:person/relationships":                  {"account"},
+	"HEAD /api/persons/:person/relationships":                 {"account"},
+	"POST /api/persons/:person/relationships":                 {"account"},
+	"DELETE /api/persons/:person/relationships/:relationship": {"account", "person"},
 	// Journals, and their entries by date (year, month, day: 2026/3/15).
 	"GET /api/journals/:journal":                           {"account"},
 	"HEAD /api/journals/:journal":                          {"account"},
@@ -163,6 +173,11 @@ func TestIsolationMatrix(t *testing.T) {
 	if r := e.do(req{method: "PUT", path: "/api/persons/" + person + "/stay-in-touch?every_days=30", key: adaKey}); r.code != 200 {
 		t.Fatalf("stay in touch: %d %s", r.code, r.body)
 	}
+	relType := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/relationship-types?name=Mine", key: adaKey}).json(t)["data"].(map[string]any)["id"])
+	third := e.person(adaKey, "first_name=Kevin")
+	relationship := fmt.Sprint(e.do(req{method: "POST", path: "/api/persons/" + person + "/relationships?relationship_type_id=" + relType + "&person_id=" + third,
+		key: adaKey}).json(t)["data"].(map[string]any)["id"])
+	e.do(req{method: "POST", path: "/api/administration/relationship-types?name=Bob's", key: bob})
 	journal := e.journal(adaKey, "Ada's")
 	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
@@ -190,6 +205,8 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/important-dates", "/api/persons/" + other + "/important-dates",
 			"/api/persons/" + person + "/interactions", "/api/persons/" + other + "/interactions",
 			"/api/persons/" + person + "/stay-in-touch", "/api/persons/" + other + "/stay-in-touch",
+			"/api/administration/relationship-types", "/api/persons/" + person + "/relationships",
+			"/api/persons/" + third + "/relationships",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -224,6 +241,7 @@ func TestIsolationMatrix(t *testing.T) {
 			path = strings.NewReplacer(":note", note).Replace(path)
 			path = strings.NewReplacer(":gift", gift, ":detail", detail).Replace(path)
 			path = strings.NewReplacer(":date", date, ":interaction", interaction).Replace(path)
+			path = strings.NewReplacer(":type", relType, ":relationship", relationship).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -145,6 +145,15 @@ func (s *Server) routes(corsOrigins []string) {
 	api.PUT("/api/administration/genders/:gender", s.handleGenderUpdate, auth)
 	api.DELETE("/api/administration/genders/:gender", s.handleGenderDelete, auth)
 
+	api.get("/api/administration/relationship-types", s.handleRelationshipTypeList, auth)
+	api.POST("/api/administration/relationship-types", s.handleRelationshipTypeCreate, auth)
+	api.get("/api/administration/relationship-types/:type", s.handleRelationshipTypeShow, auth)
+	api.PUT("/api/administration/relationship-types/:type", s.handleRelationshipTypeUpdate, auth)
+	api.DELETE("/api/administration/relationship-types/:type", s.handleRelationshipTypeDelete, auth)
+	api.get("/api/persons/:person/relationships", s.handleRelationshipList, auth)
+	api.POST("/api/persons/:person/relationships", s.handleRelationshipCreate, auth)
+	api.DELETE("/api/persons/:person/relationships/:relationship", s.handleRelationshipDelete, auth)
+
 	api.get("/api/journals", s.handleJournalList, auth)
 	api.POST("/api/journals", s.handleJournalCreate, auth)
 	api.get("/api/journals/:journal", s.handleJournalShow, auth)

@@ -65,6 +65,7 @@ func Encode(c *store.Card, version string) vcard.Card {
 			e.set(vcard.FieldTitle, c.Work.JobTitle)
 		}
 	}
+	e.related(c.Related)
 	e.extra(c.Extra)
 	e.set(vcard.FieldRevision, e.timestamp(Revision(c)))
 	return e.card
