@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -202,4 +203,49 @@ func TestMergeCardGoesFromThePhone(t *testing.T) {
 	if code, _, body := d.raw("GET", delta.Updated[0].Path, "ada@example.com", key, "", nil); code != 200 || !strings.Contains(body, "Beesly") {
 		t.Errorf("GET of the kept card: %d %s", code, body)
 	}
+}
+
+// TestMergeMovesRelationships: the other's relationships with third
+// persons become the kept person's, from the same side, but for one the
+// kept person has already; one between the two merged persons goes.
+func TestMergeMovesRelationships(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	kept := e.person(key, "first_name=Pam")
+	other := e.person(key, "first_name=Pamela")
+	third := e.person(key, "first_name=Helene")
+	fourth := e.person(key, "first_name=Penny")
+	relate := func(on, typeID, with string) {
+		t.Helper()
+		r := e.do(req{method: "POST", path: "/api/persons/" + on + "/relationships?relationship_type_id=" + typeID + "&person_id=" + with, key: key})
+		if r.code != 201 {
+			t.Fatalf("relationship: %d %s", r.code, r.body)
+		}
+	}
+	relate(other, "3", third)  // Helene is Pamela's parent
+	relate(kept, "8", third)   // Helene is Pam's friend…
+	relate(third, "8", other)  // …and Pamela's, seen from Helene
+	relate(kept, "10", other)  // the two merged are colleagues
+	relate(fourth, "4", other) // Pamela is Penny's sibling
+	if r := e.merge(key, kept, other); r.code != 200 {
+		t.Fatalf("merge: %d %s", r.code, r.body)
+	}
+	var got []string
+	for _, r := range e.relationships(t, key, kept) {
+		got = append(got, r[strings.Index(r, " ")+1:])
+	}
+	equalLists(t, "the kept person's relationships", sorted(got), []string{
+		"3 parent → " + third + " Helene", "4 sibling → " + fourth + " Penny", "8 friend → " + third + " Helene"})
+	if got := e.relationships(t, key, fourth); len(got) != 1 || !strings.HasSuffix(got[0], "sibling → "+kept+" Pam") {
+		t.Errorf("Penny's relationships after the merge: %v", got)
+	}
+	if n := e.count(`SELECT count(*) FROM relationships`); n != 3 {
+		t.Errorf("%d relationships after the merge, want 3", n)
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
 }
