@@ -31,6 +31,7 @@ type personJSON struct {
 	CanBeDeleted       bool               `json:"can_be_deleted"`
 	IsListed           bool               `json:"is_listed"`
 	PhysicalAppearance map[string]*string `json:"physical_appearance"`
+	Tags               []string           `json:"tags"`
 	CreatedAt          int64              `json:"created_at"`
 	UpdatedAt          int64              `json:"updated_at"`
 }
@@ -49,6 +50,10 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 	for i, f := range store.AppearanceFields {
 		look[f] = p.Appearance[i]
 	}
+	tags := p.Tags
+	if tags == nil {
+		tags = []string{}
+	}
 	return personJSON{
 		ID: p.ID, Object: "person", Name: store.FullName(p.FirstName, p.LastName),
 		FirstName: p.FirstName, LastName: p.LastName, MiddleName: p.MiddleName, Nickname: p.Nickname,
@@ -56,7 +61,7 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 		Age:      ageOut(p.Age, today, loc),
 		HowWeMet: p.HowWeMet, Gender: (*personGenderJSON)(p.Gender),
 		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
-		PhysicalAppearance: look, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		PhysicalAppearance: look, Tags: tags, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 }
 
@@ -65,9 +70,10 @@ func (s *Server) personResponse(c echo.Context, status int, p store.Person) erro
 	return c.JSON(status, dataBody[personJSON]{personOut(p, today, loc)})
 }
 
-// handlePersonList lists the account's persons, or with ?q= those whose
+// handlePersonList lists the account's persons; with ?q= those whose
 // names, nickname or email address hold it (Kith's own: PeopleOS has no
-// search).
+// search), with ?tag= those who have that tag, with both those who match
+// both.
 func (s *Server) handlePersonList(c echo.Context) error {
 	p, err := input.ReadParams(c)
 	if err != nil {
@@ -75,17 +81,24 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	}
 	page, perPage := readPage(p)
 	q := p.Text("q", store.MaxSearchLength)
+	tag := input.TagFilter(p)
 	if err := p.Err(); err != nil {
 		return err
 	}
 	ctx, acct, offset := c.Request().Context(), input.Account(c), input.PageOffset(page, perPage)
 	var persons []store.Person
 	var total int64
-	var query url.Values
+	query := url.Values{}
 	if q != nil {
+		query.Set("q", *q)
+	}
+	switch {
+	case tag != nil:
+		query.Set("tag", *tag)
+		persons, total, err = s.store.TaggedPersons(ctx, acct, *tag, q, perPage, offset)
+	case q != nil:
 		persons, total, err = s.store.SearchPersons(ctx, acct, *q, perPage, offset)
-		query = url.Values{"q": {*q}}
-	} else {
+	default:
 		persons, total, err = s.store.Persons(ctx, acct, perPage, offset)
 	}
 	if err != nil {

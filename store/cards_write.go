@@ -33,7 +33,10 @@ type CardInput struct {
 	Note *string
 	// Work, when no active entry has its title and company, becomes the
 	// active entry; nil leaves the work history.
-	Work  *WorkEntryInput
+	Work *WorkEntryInput
+	// Tags, when not nil, replace the person's tags, by the rules of
+	// SetPersonTags (an empty list takes every tag off); nil leaves them.
+	Tags  []string
 	Extra string
 	// Name, when not "", names the card's resource (CardDAV) on creation.
 	Name string
@@ -55,7 +58,7 @@ const NoteSeparator = "\n\n"
 // in between. created tells which it was.
 func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true)
+		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true, map[string]int64{})
 		if err != nil {
 			return err
 		}
@@ -73,8 +76,9 @@ func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, chec
 func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) (created int, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		created = 0
+		tagIDs := map[string]int64{}
 		for _, in := range ins {
-			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil, false)
+			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil, false, tagIDs)
 			if err != nil {
 				return err
 			}
@@ -89,8 +93,9 @@ func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) 
 
 // putCardTx is PutCard in tx; it reads the card back only when reload
 // says so. A new card, the most of an import, costs one lookup, one insert
-// and one a detail.
-func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, reload bool) (c Card, created bool, err error) {
+// and one a detail. tagIDs caches the account's tags for setTags.
+func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, reload bool,
+	tagIDs map[string]int64) (c Card, created bool, err error) {
 	if len(in.Details) > MaxContactDetails {
 		return Card{}, false, fmt.Errorf("store: card %s: %w", in.UID, ErrTooManyContactDetails)
 	}
@@ -133,6 +138,9 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 	}
 	if err == nil {
 		err = s.putCardWork(ctx, tx, accountID, personID, oldCard, in.Work)
+	}
+	if err == nil && in.Tags != nil {
+		err = s.setTags(ctx, tx, accountID, personID, in.Tags, tagIDs)
 	}
 	if err != nil || !reload {
 		return Card{}, created, err
