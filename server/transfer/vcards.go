@@ -67,7 +67,7 @@ func utf8Text(raw []byte) []byte {
 // (VCardPage) at a time. A file with no card at all is a validation error
 // of the file field (a 422), before put is called; a card that cannot be a person is skipped, with its reason.
 func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error) ([]VCardSkip, error) {
-	dec := vcard.NewDecoder(r)
+	dec := vcf.NewDecoder(r)
 	cards, skipped := make([]store.CardInput, 0, VCardPage), []VCardSkip{}
 	seen := 0
 	junk := false // skipping lines that are no card, which count as one
