@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -85,22 +86,7 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	ctx, acct, offset := c.Request().Context(), input.Account(c), input.PageOffset(page, perPage)
-	var persons []store.Person
-	var total int64
-	query := url.Values{}
-	if q != nil {
-		query.Set("q", *q)
-	}
-	switch {
-	case tag != nil:
-		query.Set("tag", *tag)
-		persons, total, err = s.store.TaggedPersons(ctx, acct, *tag, q, perPage, offset)
-	case q != nil:
-		persons, total, err = s.store.SearchPersons(ctx, acct, *q, perPage, offset)
-	default:
-		persons, total, err = s.store.Persons(ctx, acct, perPage, offset)
-	}
+	persons, total, err := s.findPersons(c.Request().Context(), input.Account(c), q, tag, perPage, input.PageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -109,7 +95,26 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	for i, per := range persons {
 		out[i] = personOut(per, today, loc)
 	}
+	query := url.Values{}
+	if q != nil {
+		query.Set("q", *q)
+	}
+	if tag != nil {
+		query.Set("tag", *tag)
+	}
 	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/persons", query, out, page, perPage, total, p.Sent("per_page")))
+}
+
+// findPersons is a page of the account's persons: those q finds, those
+// who have the tag, those who are both, or all when both are nil.
+func (s *Server) findPersons(ctx context.Context, acct int64, q, tag *string, limit, offset int64) ([]store.Person, int64, error) {
+	switch {
+	case tag != nil:
+		return s.store.TaggedPersons(ctx, acct, *tag, q, limit, offset)
+	case q != nil:
+		return s.store.SearchPersons(ctx, acct, *q, limit, offset)
+	}
+	return s.store.Persons(ctx, acct, limit, offset)
 }
 
 func (s *Server) handlePersonShow(c echo.Context) error {

@@ -257,6 +257,13 @@ func TestTags(t *testing.T) {
 	if r := e.do(req{method: "GET", path: "/api/tags", key: key}); r.code != 200 || !strings.HasPrefix(r.body, `{"data":[{"id":`) {
 		t.Errorf("list: %d %s", r.code, r.body)
 	}
+	// A prune deletes the persons and keeps the tags, at 0.
+	if r := e.do(req{method: "PUT", path: "/api/administration/prune", key: key}); r.code != 204 {
+		t.Fatalf("prune: %d %s", r.code, r.body)
+	}
+	if got := e.tagList(key); got != "Book club:0 Work:0" {
+		t.Errorf("after a prune: %s", got)
+	}
 	_, carol := e.user("carol@example.com")
 	if r := e.do(req{method: "GET", path: "/api/tags", key: carol}); r.code != 200 || r.body != `{"data":[]}`+"\n" {
 		t.Errorf("no tags: %d %s", r.code, r.body)

@@ -124,9 +124,8 @@ func (s *Store) SetPersonTags(ctx context.Context, accountID, personID int64, na
 // out, names equal ignoring case counted once. A name the account has
 // (ignoring case) is that tag, with its own spelling; another makes a new
 // tag, spelled as it first comes. Only the tags taken on or off are
-// written, so that the card changes only when they do. ids caches the
-// tags' ids by key for one transaction (an import puts many cards with
-// the same tags).
+// written. ids caches the tags' ids by key for one transaction (an import
+// puts many cards with the same tags).
 func (s *Store) setTags(ctx context.Context, tx *txn, accountID, personID int64, names []string, ids map[string]int64) error {
 	want := map[int64]bool{}
 	var order []int64
