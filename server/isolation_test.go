@@ -21,6 +21,7 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person":                      {"account"},
 	"PUT /api/persons/:person":                       {"account"},
 	"DELETE /api/persons/:person":                    {"account"},
+	"POST /api/persons/:person/merge":                {"account"},
 	"PATCH /api/persons/:person/physical-appearance": {"account"},
 	"PATCH /api/persons/:person/age":                 {"account"},
 	"GET /api/persons/:person/vcard":                 {"account"},

@@ -66,6 +66,7 @@ func (s *Server) routes(corsOrigins []string) {
 	api.get("/api/persons/:person", s.handlePersonShow, auth)
 	api.PUT("/api/persons/:person", s.handlePersonUpdate, auth)
 	api.DELETE("/api/persons/:person", s.handlePersonDelete, auth)
+	api.POST("/api/persons/:person/merge", s.handlePersonMerge, auth)
 	api.PATCH("/api/persons/:person/physical-appearance", s.handleAppearanceUpdate, auth)
 	api.PATCH("/api/persons/:person/age", s.handleAgeUpdate, auth)
 	api.get("/api/persons/:person/vcard", s.handlePersonVCard, auth)
