@@ -338,3 +338,23 @@ func TestPersonsByTag(t *testing.T) {
 		t.Errorf("a tag that is not a string: %d %s", r.code, r.body)
 	}
 }
+
+// TestMergeUnitesTags: a merge gives the kept person the union of both
+// persons' tags, each once, and the merged-away person's go with it.
+func TestMergeUnitesTags(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	kept, other := e.person(key, "first_name=Pam"), e.person(key, "first_name=Pamela")
+	e.putTags(key, kept, "Art", "Reception")
+	e.putTags(key, other, "art", "Watercolour")
+	r := e.merge(key, kept, other)
+	if r.code != 200 || !strings.Contains(r.body, `"tags":["Art","Reception","Watercolour"]`) {
+		t.Fatalf("merge: %d %s", r.code, r.body)
+	}
+	if got := e.personTags(key, kept); got != `["Art","Reception","Watercolour"]` {
+		t.Errorf("the kept person's tags %s", got)
+	}
+	if got := e.tagList(key); got != "Art:1 Reception:1 Watercolour:1" {
+		t.Errorf("the tags after the merge: %s", got)
+	}
+}

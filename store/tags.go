@@ -286,6 +286,17 @@ func mergeTag(ctx context.Context, tx *txn, from, into, now int64) error {
 	return err
 }
 
+// moveTags gives the kept person of a merge the other's tags it lacks:
+// the union of both; the rest go with the other.
+func moveTags(ctx context.Context, tx *txn, keptID, otherID int64) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE person_tags SET person_id = ?
+		WHERE person_id = ? AND tag_id NOT IN (SELECT tag_id FROM person_tags WHERE person_id = ?)`,
+		keptID, otherID, keptID); err != nil {
+		return fmt.Errorf("store: merge tags: %w", err)
+	}
+	return nil
+}
+
 // DeleteTag takes one of the account's tags off every person and deletes
 // it.
 func (s *Store) DeleteTag(ctx context.Context, accountID, id int64) error {
