@@ -22,8 +22,10 @@ import (
 // TestWebBrowser drives the web app in a real, headless Chromium, as a
 // person would: through the labelled fields and the buttons, reading the
 // text the page shows after each step. It signs in, adds a person, gives
-// them a birthday and a phone number, adds a task and ticks it, finds the
-// person by search, signs out, and fails to sign in with a wrong
+// them a birthday and a phone number, adds a task and ticks it, tags them
+// and follows a tag's chip to the people who have it, relates them to
+// another person and follows the link to that one, finds the person by
+// search, signs out, and fails to sign in with a wrong
 // password. On the way it takes screenshots of the dashboard and of a
 // person page at 360 and 1280 px wide: into $KITH_SCREENSHOTS when set
 // (the README's come from there), into a temporary directory otherwise.
@@ -170,6 +172,32 @@ func TestWebBrowser(t *testing.T) {
 			b.submit("#stay-in-touch-every_days", "Save")
 		}
 	}
+
+	// Tags on Grace, and a chip that opens the people who have one.
+	b.open(grace)
+	b.sees("#tags", "No tags.")
+	b.openSection("tags")
+	b.sendKeys("#tags-tags", "Navy, COBOL")
+	b.submit("#tags-tags", "Save tags")
+	b.sees("#tags", "Navy", "COBOL")
+	b.click(`//section[@id="tags"]//a[normalize-space()="Navy"]`)
+	b.at("/people")
+	b.sees("main", "Tagged", "Grace Hopper")
+	b.lacks("main", "Katherine Johnson", "Alan Turing")
+	b.click(`//main//a[normalize-space()="Show everyone"]`)
+	b.sees("main", "Grace Hopper", "Katherine Johnson", "Alan Turing")
+
+	// A relationship: Alan is Grace's mentor, so she is his mentee; the
+	// name is a link to the other's page.
+	b.open(grace)
+	b.openSection("relationships")
+	b.setValue("#relationships-person_id", b.optionValue("#relationships-person_id", "Alan Turing"))
+	b.setValue("#relationships-relationship_type_id", b.optionValue("#relationships-relationship_type_id", "mentor"))
+	b.submit("#relationships-person_id", "Add relationship")
+	b.sees("#relationships", "Alan Turing", "mentor")
+	b.click(`//section[@id="relationships"]//a[normalize-space()="Alan Turing"]`)
+	b.sees("h1", "Alan Turing")
+	b.sees("#relationships", "Grace Hopper", "mentee")
 
 	// The dashboard: the birthdays ahead, the task due tomorrow and the
 	// overdue one (not the done one), and who is due for a call.
@@ -455,6 +483,17 @@ func (b *chrome) sendKeys(sel, text string) {
 func (b *chrome) setValue(sel, value string) {
 	b.t.Helper()
 	b.do(chromedp.SetValue(chromedp.CSS(sel), value))
+}
+
+// optionValue is the value of the select's option that shows text.
+func (b *chrome) optionValue(sel, text string) string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(Array.from(document.querySelectorAll(`+quoteJS(sel+" option")+
+		`)).find(o => o.text === `+quoteJS(text)+`) || {value: ""}).value`))
+	if err != nil || v == "" {
+		b.t.Fatalf("no option %q in %s: %v", text, sel, err)
+	}
+	return v
 }
 
 // path is the page's path.

@@ -147,17 +147,23 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 	if len(items) != len(web.Children) {
 		t.Fatalf("%d kinds made, %d served", len(items), len(web.Children))
 	}
+	relType := jsonID(t, e.do(req{method: "POST", path: "/api/administration/relationship-types?name=godparent&name_reverse=godchild&group=family", key: key}))
+	relative := e.person(key, "first_name=Walter")
+	relationship := jsonID(t, e.do(req{method: "POST", path: "/api/persons/" + person + "/relationships?relationship_type_id=" + relType + "&person_id=" + relative, key: key}))
+	e.do(req{method: "PUT", path: "/api/persons/" + person + "/tags?tags[]=Navy", key: key})
 	return webRows{person: person, items: items, ids: map[string]string{
-		":person":   person,
-		":task":     items["tasks"],
-		":journal":  e.journal(key, "Diary"),
-		":year":     "2026",
-		":month":    "3",
-		":day":      "15",
-		":channel":  jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: key})),
-		":key":      strings.Split(key, "|")[0],
-		":category": jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Visit&color=bg-blue-100", key: key})),
-		":gender":   jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: key})),
+		":person":       person,
+		":task":         items["tasks"],
+		":journal":      e.journal(key, "Diary"),
+		":year":         "2026",
+		":month":        "3",
+		":day":          "15",
+		":channel":      jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/ada", key: key})),
+		":key":          strings.Split(key, "|")[0],
+		":category":     jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Visit&color=bg-blue-100", key: key})),
+		":gender":       jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: key})),
+		":type":         relType,
+		":relationship": relationship,
 	}}
 }
 

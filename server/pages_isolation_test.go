@@ -23,7 +23,8 @@ func TestWebIsolation(t *testing.T) {
 	snapshot := func() string {
 		var b strings.Builder
 		for _, p := range []string{"/api/persons/" + person, "/api/journals", "/api/me/channels", "/api/administration/api",
-			"/api/administration/task-categories", "/api/administration/genders"} {
+			"/api/administration/task-categories", "/api/administration/genders", "/api/administration/relationship-types",
+			"/api/persons/" + person + "/relationships", "/api/tags"} {
 			b.WriteString(e.do(req{method: "GET", path: p, key: ada}).body)
 		}
 		for _, k := range web.Children { // in order: a map's would differ each time

@@ -54,7 +54,7 @@ func TestWebPeopleList(t *testing.T) {
 		}
 	}
 	b := e.signIn(t, "ada@example.com")
-	rows := regexp.MustCompile(`<li><a href="/people/\d+">`)
+	rows := regexp.MustCompile(`<li class="person">`)
 	pg := b.get("/people")
 	pg.status(t, http.StatusOK)
 	if n := len(rows.FindAllString(pg.body, -1)); n != 50 {

@@ -40,7 +40,7 @@ func (a *App) handleChildCreate(c echo.Context) error {
 	}
 	err = k.save(a, c, input.Account(c), per.ID, 0, input.FormParams(c))
 	if fe := input.FieldErrors(err); fe != nil {
-		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{k.Slug, c.Request().PostForm, fe})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{form: k.Slug, values: c.Request().PostForm, errs: fe})
 	}
 	if err != nil {
 		return err

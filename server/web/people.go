@@ -16,54 +16,49 @@ import (
 const webPerPage = 50
 
 type peopleView struct {
-	Q       string
-	Total   int64
-	People  []personRow
-	Page    int64
-	Prev    string
-	Next    string
-	Showing string
+	Q string
+	// Tag is the name of the tag whose people the list shows, "" for
+	// everyone; Clear is the list without it.
+	Tag, Clear string
+	Total      int64
+	People     []personRow
+	Page       int64
+	Prev       string
+	Next       string
+	Showing    string
 }
 
 type personRow struct {
 	ID             int64
 	Name, Nickname string
+	Face           face
 }
 
-// handlePeople lists the account's people, or those a search finds:
-// the API's search, so any part of a name, nickname or email.
+// handlePeople lists the account's people, or those a search finds (the
+// API's search, so any part of a name, nickname or email), or those who
+// have a tag (the API's ?tag=), or both.
 func (a *App) handlePeople(c echo.Context) error {
-	ctx, acct := c.Request().Context(), input.Account(c)
-	q := c.QueryParam("q")
+	q, tag := c.QueryParam("q"), c.QueryParam("tag")
 	page, _ := strconv.ParseInt(c.QueryParam("page"), 10, 64)
 	page = max(page, 1)
-	p := input.NewParams(map[string]any{"q": q})
+	p := input.NewParams(map[string]any{"q": q, "tag": tag})
 	text := p.Text("q", store.MaxSearchLength)
+	tagged := input.TagFilter(p)
+	v := peopleView{Q: q, Tag: deref(tagged), Clear: "/people" + query("q", q)}
 	if err := p.Err(); err != nil {
 		return a.render(c, http.StatusUnprocessableEntity, "people", Page{Title: "People", Nav: "people",
-			Data: peopleView{Q: q}, Flash: err.Error()})
+			Data: v, Flash: err.Error()})
 	}
-	var persons []store.Person
-	var total int64
-	var err error
-	if text != nil {
-		persons, total, err = a.store.SearchPersons(ctx, acct, *text, webPerPage, input.PageOffset(page, webPerPage))
-	} else {
-		persons, total, err = a.store.PersonsByName(ctx, acct, webPerPage, input.PageOffset(page, webPerPage))
-	}
+	persons, total, err := a.findPeople(c, text, tagged, input.PageOffset(page, webPerPage))
 	if err != nil {
 		return err
 	}
-	v := peopleView{Q: q, Total: total, Page: page, People: make([]personRow, len(persons))}
+	v.Total, v.Page, v.People = total, page, make([]personRow, len(persons))
 	for i, per := range persons {
-		v.People[i] = personRow{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Nickname: deref(per.Nickname)}
+		v.People[i] = personRow{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Nickname: deref(per.Nickname), Face: faceOf(per)}
 	}
 	link := func(n int64) string {
-		u := url.Values{"page": {strconv.FormatInt(n, 10)}}
-		if q != "" {
-			u.Set("q", q)
-		}
-		return "/people?" + u.Encode()
+		return "/people" + query("page", strconv.FormatInt(n, 10), "q", q, "tag", v.Tag)
 	}
 	if page > 1 {
 		v.Prev = link(page - 1)
@@ -79,6 +74,20 @@ func (a *App) handlePeople(c echo.Context) error {
 		v.Showing = strconv.FormatInt(first, 10) + "–" + strconv.FormatInt(first+int64(len(persons))-1, 10) + " of " + strconv.FormatInt(total, 10)
 	}
 	return a.render(c, http.StatusOK, "people", Page{Title: "People", Nav: "people", Data: v})
+}
+
+// findPeople is a page of the people the list shows: those who have the
+// tag (and match the search, if any), those the search finds, or everyone
+// by name.
+func (a *App) findPeople(c echo.Context, q, tag *string, offset int64) ([]store.Person, int64, error) {
+	ctx, acct := c.Request().Context(), input.Account(c)
+	switch {
+	case tag != nil:
+		return a.store.TaggedPersons(ctx, acct, *tag, q, webPerPage, offset)
+	case q != nil:
+		return a.store.SearchPersons(ctx, acct, *q, webPerPage, offset)
+	}
+	return a.store.PersonsByName(ctx, acct, webPerPage, offset)
 }
 
 func deref(s *string) string {

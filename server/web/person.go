@@ -25,6 +25,7 @@ type personView struct {
 	AgeForm, LookForm, TouchForm Form
 	// Open names the form that failed, drawn open with its errors.
 	Open string
+	links
 }
 
 type fact struct{ Label, Value string }
@@ -40,6 +41,9 @@ type failed struct {
 	form   string
 	values url.Values
 	errs   map[string][]string
+	// choices are the people a name typed in the relationship form may
+	// mean, for its select.
+	choices []Option
 }
 
 func (a *App) handlePerson(c echo.Context) error {
@@ -56,6 +60,10 @@ func (a *App) personPage(c echo.Context, status int, per store.Person, f failed)
 	ctx, acct, d := c.Request().Context(), input.Account(c), a.datesOf(c)
 	base := "/people/" + itoa64(per.ID)
 	v := personView{ID: per.ID, Name: store.FullName(per.FirstName, per.LastName), Protected: !per.CanBeDeleted, Open: f.form}
+	var err error
+	if v.links, err = a.personLinks(c, per, f); err != nil {
+		return err
+	}
 	v.Facts = personFacts(per, d)
 	v.Age = ageText(per.Age, d)
 	for i, name := range store.AppearanceFields {
@@ -223,7 +231,7 @@ func (a *App) handleAge(c echo.Context) error {
 	today, _ := a.userDay(c)
 	age := input.Age(p, today, a.store.Now().Unix())
 	if err := p.Err(); err != nil {
-		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{"age", c.Request().PostForm, input.FieldErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{form: "age", values: c.Request().PostForm, errs: input.FieldErrors(err)})
 	}
 	if _, err := a.store.SetAge(c.Request().Context(), input.Account(c), per.ID, age); err != nil {
 		return err
@@ -239,7 +247,7 @@ func (a *App) handleAppearance(c echo.Context) error {
 	p := input.FormParams(c)
 	changes := input.Appearance(p)
 	if err := p.Err(); err != nil {
-		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{"appearance", c.Request().PostForm, input.FieldErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{form: "appearance", values: c.Request().PostForm, errs: input.FieldErrors(err)})
 	}
 	if _, err := a.store.UpdateAppearance(c.Request().Context(), input.Account(c), per.ID, changes); err != nil {
 		return err
@@ -256,7 +264,7 @@ func (a *App) handleStayInTouch(c echo.Context) error {
 	p := input.FormParams(c)
 	every := p.Between("every_days", 1, 3650)
 	if err := p.Err(); err != nil {
-		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{"stay-in-touch", c.Request().PostForm, input.FieldErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{form: "stay-in-touch", values: c.Request().PostForm, errs: input.FieldErrors(err)})
 	}
 	today, _ := a.userDay(c)
 	if _, err := a.store.SetStayInTouch(c.Request().Context(), input.Account(c), per.ID, every, today.Format(time.DateOnly)); err != nil {

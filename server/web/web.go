@@ -89,20 +89,7 @@ func (p *Pages) Render(w io.Writer, name string, data Page) error {
 }
 
 var funcs = template.FuncMap{
-	// query builds a link's query string from pairs of key and value,
-	// leaving out empty values.
-	"query": func(kv ...string) string {
-		v := url.Values{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			if kv[i+1] != "" {
-				v.Set(kv[i], kv[i+1])
-			}
-		}
-		if len(v) == 0 {
-			return ""
-		}
-		return "?" + v.Encode()
-	},
+	"query": query,
 	// button makes a Button: action, CSRF token, label and class.
 	"button": func(action, csrf, label, class string) Button {
 		return Button{Action: action, CSRF: csrf, Label: label, Class: class}
@@ -113,4 +100,19 @@ var funcs = template.FuncMap{
 	},
 	// fid is a field's id, unique on a page that holds many forms.
 	"fid": func(form, field string) string { return form + "-" + field },
+}
+
+// query builds a link's query string from pairs of key and value,
+// leaving out empty values.
+func query(kv ...string) string {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			v.Set(kv[i], kv[i+1])
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return "?" + v.Encode()
 }
