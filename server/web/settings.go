@@ -18,7 +18,7 @@ type settingsView struct {
 	// Open names the form that failed, drawn open with its errors.
 	Open string
 	// The forms, each in its section.
-	Profile, Timezone, Reminders, Password, Key, Channel, Category, Gender, Feed, Import, VCard Form
+	Profile, Timezone, Reminders, Password, Key, Channel, Category, Gender, RelationshipType, Feed, Import, VCard Form
 	// Name and Email are the user's, as the profile has them.
 	Name, Email string
 	Keys        []keyRow
@@ -28,6 +28,7 @@ type settingsView struct {
 	// Categories and Genders are the account's lists.
 	Categories []store.TaskCategory
 	Genders    []store.Gender
+	Types      []typeRow
 	// Secret is the signing key Kith just made for a webhook, shown once.
 	Secret string
 	// HasFeed says whether the user has a calendar feed, made FeedMade;
@@ -49,6 +50,10 @@ type settingsState struct {
 	// testOf is the channel whose test failed, with testErr.
 	testOf  int64
 	testErr string
+	// inUseOf is the relationship type that a relationship kept from
+	// being deleted, with inUseErr.
+	inUseOf  int64
+	inUseErr string
 	// problems are an import's that name a place in the file rather
 	// than a field.
 	problems []string
@@ -136,6 +141,11 @@ func (a *App) settingsPage(c echo.Context, status int, st settingsState) error {
 		return err
 	}
 	v.Gender = genderForm(tok, "gender", "/settings/genders", "Add gender", false).Fill(formOr(st.failed, "gender", nil))
+	if v.Types, err = a.typeRows(c, st); err != nil {
+		return err
+	}
+	v.RelationshipType = relationshipTypeForm(tok, "relationship-type", "/settings/relationship-types", "Add relationship type").
+		Fill(formOr(st.failed, "relationship-type", url.Values{"group": {"other"}}))
 
 	feed, err := a.store.CalendarFeed(ctx, sess.UserID)
 	switch {
