@@ -44,6 +44,7 @@ type Card struct {
 	Dates   []ImportantDate // by month, day and id
 	Notes   []Note          // oldest first
 	Work    *WorkEntry      // the active entry, nil for none
+	Photo   *Photo          // nil for none
 }
 
 // ErrCardNotFound is a UID that names no person of the account.
@@ -197,6 +198,9 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		{`SELECT ` + workEntryColumns + ` FROM work_history` + in + ` AND active`,
 			rowInto(at, scanWorkEntry, func(w *WorkEntry) int64 { return w.PersonID },
 				func(c *Card, w WorkEntry) { c.Work = &w })},
+		{`SELECT ` + photoColumns + ` FROM photos` + in,
+			rowInto(at, scanPhoto, func(p *Photo) int64 { return p.PersonID },
+				func(c *Card, p Photo) { c.Photo = &p })},
 	}
 	for _, ch := range children {
 		if err := eachRow(ctx, tx, ch.query, append([]any{accountID}, args...), ch.row); err != nil {

@@ -33,8 +33,15 @@ type CardInput struct {
 	Note *string
 	// Work, when no active entry has its title and company, becomes the
 	// active entry; nil leaves the work history.
-	Work  *WorkEntryInput
-	Extra string
+	Work *WorkEntryInput
+	// Photo, a JPEG made of the card's PHOTO (server/photo), replaces the
+	// person's photo; nil leaves it. PhotoSource is the digest (PhotoSum)
+	// of the image the card carried: a card that carries the person's
+	// photo as Kith gave it (a phone saving an edited contact) leaves the
+	// photo as it is, rather than making it again a generation worse.
+	Photo       []byte
+	PhotoSource string
+	Extra       string
 	// Name, when not "", names the card's resource (CardDAV) on creation.
 	Name string
 }
@@ -133,6 +140,9 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 	}
 	if err == nil {
 		err = s.putCardWork(ctx, tx, accountID, personID, oldCard, in.Work)
+	}
+	if err == nil && in.Photo != nil && (oldCard == nil || oldCard.Photo == nil || oldCard.Photo.SHA256 != in.PhotoSource) {
+		err = putPhoto(ctx, tx, accountID, personID, in.Photo, s.now())
 	}
 	if err != nil || !reload {
 		return Card{}, created, err

@@ -37,6 +37,7 @@ type Person struct {
 	Age                                                                  Age
 	Appearance                                                           []*string // by AppearanceFields
 	CreatedAt, UpdatedAt                                                 int64
+	HasPhoto                                                             bool // whether the person has a photo
 }
 
 // GenderRef is the part of a gender that a person shows.
@@ -114,7 +115,8 @@ var personColumns = `id, account_id, first_name, last_name, middle_name, nicknam
 	how_we_met, marital_status, kids_status, can_be_deleted, is_listed,
 	age_type, age_year, age_month, age_day, estimated_age, estimated_at, age_bracket, yearly_reminder,
 	` + strings.Join(AppearanceFields, ", ") + `, created_at, updated_at,
-	gender_id, (SELECT g.name FROM genders g WHERE g.id = persons.gender_id)`
+	gender_id, (SELECT g.name FROM genders g WHERE g.id = persons.gender_id),
+	EXISTS (SELECT 1 FROM photos ph WHERE ph.person_id = persons.id)`
 
 func scanPerson(sc scanner, p *Person) error {
 	p.Appearance = make([]*string, len(AppearanceFields))
@@ -127,7 +129,7 @@ func scanPerson(sc scanner, p *Person) error {
 	}
 	var genderID sql.NullInt64
 	var genderName sql.NullString
-	if err := sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt, &genderID, &genderName)...); err != nil {
+	if err := sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt, &genderID, &genderName, &p.HasPhoto)...); err != nil {
 		return err
 	}
 	if genderID.Valid {
