@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"kith/server/photo/phototest"
 )
 
 // everything is a query string that passes the validation of every write
@@ -23,6 +25,10 @@ var isolationMatrix = map[string][]string{
 	"DELETE /api/persons/:person":                    {"account"},
 	"PATCH /api/persons/:person/physical-appearance": {"account"},
 	"PATCH /api/persons/:person/age":                 {"account"},
+	"GET /api/persons/:person/photo":                 {"account"},
+	"HEAD /api/persons/:person/photo":                {"account"},
+	"PUT /api/persons/:person/photo":                 {"account"},
+	"DELETE /api/persons/:person/photo":              {"account"},
 	"GET /api/persons/:person/vcard":                 {"account"},
 	"HEAD /api/persons/:person/vcard":                {"account"},
 	"GET /api/persons/:person/tasks":                 {"account"},
@@ -159,6 +165,8 @@ func TestIsolationMatrix(t *testing.T) {
 	if r := e.do(req{method: "PUT", path: "/api/persons/" + person + "/stay-in-touch?every_days=30", key: adaKey}); r.code != 200 {
 		t.Fatalf("stay in touch: %d %s", r.code, r.body)
 	}
+	e.setPhoto(adaKey, person, phototest.PNG(phototest.Quadrants(40, 20))) // for DELETE to find, and PUT to leave
+	e.setPhoto(bob, e.person(bob, "first_name=Bob6"), phototest.GIF(phototest.Quadrants(8, 8)))
 	journal := e.journal(adaKey, "Ada's")
 	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
@@ -186,6 +194,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/important-dates", "/api/persons/" + other + "/important-dates",
 			"/api/persons/" + person + "/interactions", "/api/persons/" + other + "/interactions",
 			"/api/persons/" + person + "/stay-in-touch", "/api/persons/" + other + "/stay-in-touch",
+			"/api/persons/" + person + "/photo",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)

@@ -34,6 +34,7 @@ var notFoundMessages = []struct {
 	{store.ErrInteractionNotFound, "Interaction not found."},
 	{store.ErrCalendarFeedNotFound, "Calendar feed not found."},
 	{store.ErrCardNotFound, "Card not found."},
+	{store.ErrPhotoNotFound, "Photo not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

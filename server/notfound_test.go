@@ -44,6 +44,7 @@ var storeNotFound = map[string]struct {
 	"ErrImportantDateNotFound": {store.ErrImportantDateNotFound, "Important date not found."},
 	"ErrInteractionNotFound":   {store.ErrInteractionNotFound, "Interaction not found."},
 	"ErrCardNotFound":          {store.ErrCardNotFound, "Card not found."},
+	"ErrPhotoNotFound":         {store.ErrPhotoNotFound, "Photo not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

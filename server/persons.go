@@ -31,6 +31,7 @@ type personJSON struct {
 	CanBeDeleted       bool               `json:"can_be_deleted"`
 	IsListed           bool               `json:"is_listed"`
 	PhysicalAppearance map[string]*string `json:"physical_appearance"`
+	HasPhoto           bool               `json:"has_photo"`
 	CreatedAt          int64              `json:"created_at"`
 	UpdatedAt          int64              `json:"updated_at"`
 }
@@ -56,7 +57,7 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 		Age:      ageOut(p.Age, today, loc),
 		HowWeMet: p.HowWeMet, Gender: (*personGenderJSON)(p.Gender),
 		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
-		PhysicalAppearance: look, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		PhysicalAppearance: look, HasPhoto: p.HasPhoto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 }
 
