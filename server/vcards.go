@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/emersion/go-vcard"
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
@@ -62,7 +61,7 @@ func (s *Server) handlePersonVCard(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := vcard.NewEncoder(&buf).Encode(vcf.Encode(&card, version)); err != nil {
+	if err := vcf.NewEncoder(&buf).Encode(vcf.Encode(&card, version)); err != nil {
 		return err
 	}
 	startVCard(c, fileName(store.FullName(card.FirstName, card.LastName)))
@@ -100,7 +99,7 @@ func (s *Server) handleVCardExport(c echo.Context) error {
 	}
 	startVCard(c, "kith-contacts")
 	w := bufio.NewWriterSize(c.Response(), 64<<10)
-	enc := vcard.NewEncoder(w)
+	enc := vcf.NewEncoder(w)
 	for len(cards) > 0 {
 		for i := range cards {
 			if err := enc.Encode(vcf.Encode(&cards[i], version)); err != nil {

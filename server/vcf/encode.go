@@ -4,6 +4,7 @@
 package vcf
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,7 @@ func Encode(c *store.Card, version string) vcard.Card {
 			e.set(vcard.FieldTitle, c.Work.JobTitle)
 		}
 	}
+	e.photo(c.Photo)
 	e.extra(c.Extra)
 	e.set(vcard.FieldRevision, e.timestamp(Revision(c)))
 	return e.card
@@ -261,8 +263,26 @@ func appleLabel(label string) string {
 	return label
 }
 
+// photo writes the person's photo: 4.0's PHOTO:data:image/jpeg;base64,…
+// (see Encoder for its comma), 3.0's PHOTO;ENCODING=b;TYPE=JPEG:….
+func (e *encoder) photo(p *store.Photo) {
+	if p == nil {
+		return
+	}
+	data := base64.StdEncoding.EncodeToString(p.JPEG)
+	if e.version == Version3 {
+		e.add(vcard.FieldPhoto, &vcard.Field{Value: data, Params: vcard.Params{"ENCODING": {"b"}, vcard.ParamType: {"JPEG"}}})
+		return
+	}
+	e.add(vcard.FieldPhoto, &vcard.Field{Value: photoURI + data})
+}
+
+// photoURI starts a 4.0 PHOTO's value.
+const photoURI = "data:image/jpeg;base64,"
+
 // extra adds the properties kept from an imported card, unless Kith wrote
-// the same property itself.
+// the same property itself. A PHOTO kept by an older Kith is left out:
+// the person's photo is the card's one PHOTO.
 func (e *encoder) extra(fragment string) {
 	if fragment == "" {
 		return
@@ -271,6 +291,7 @@ func (e *encoder) extra(fragment string) {
 	if err != nil {
 		return // written by Kith, so never; an export goes on without it
 	}
+	delete(kept, vcard.FieldPhoto)
 	for key, fields := range kept {
 		if _, ours := e.card[key]; ours && !multiple[key] {
 			if f := fields[0]; e.stillTrue(key, f) {
@@ -314,8 +335,9 @@ var multiple = map[string]bool{
 	vcard.FieldCategories: true, vcard.FieldRelated: true,
 }
 
-// convertField turns a kept PHOTO (or LOGO) into the form of the version
-// written: 3.0's ENCODING=b;TYPE=JPEG and 4.0's data: URI.
+// convertField turns a kept LOGO (or a PHOTO, which Kith no longer keeps)
+// into the form of the version written: 3.0's ENCODING=b;TYPE=JPEG and
+// 4.0's data: URI.
 func convertField(key string, f *vcard.Field, version string) *vcard.Field {
 	if key != vcard.FieldPhoto && key != vcard.FieldLogo {
 		return f
@@ -360,6 +382,9 @@ func Revision(c *store.Card) int64 {
 	}
 	if c.Work != nil {
 		rev = max(rev, c.Work.UpdatedAt)
+	}
+	if c.Photo != nil {
+		rev = max(rev, c.Photo.UpdatedAt)
 	}
 	return rev
 }
