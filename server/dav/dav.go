@@ -32,6 +32,7 @@ import (
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
 
+	"kith/server/vcf"
 	"kith/store"
 )
 
@@ -307,7 +308,7 @@ func (h *Handler) servePut(w http.ResponseWriter, r *http.Request) {
 		writeError(w, httpError(http.StatusUnsupportedMediaType, "a card is sent as text/vcard"))
 		return
 	}
-	card, err := vcard.NewDecoder(r.Body).Decode()
+	card, err := vcard.NewDecoder(vcf.Unfold(r.Body)).Decode()
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

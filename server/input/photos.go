@@ -1,7 +1,6 @@
 package input
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -58,7 +57,7 @@ func photoBytes(r *http.Request) ([]byte, error) {
 	case mt == echo.MIMEApplicationForm, mt == echo.MIMEApplicationJSON, strings.HasSuffix(mt, "+json"):
 		return nil, nil
 	}
-	raw, err := readAll(r.Body, r.ContentLength)
+	raw, err := ReadAll(r.Body, r.ContentLength)
 	if err != nil {
 		return nil, BodyError(err, ErrInvalidForm)
 	}
@@ -85,7 +84,7 @@ func photoPart(r *http.Request) ([]byte, error) {
 		if part.FormName() != "photo" {
 			continue // NextPart skips what is left of it
 		}
-		raw, err := readAll(part, 0)
+		raw, err := ReadAll(part, 0)
 		if err != nil {
 			return nil, BodyError(err, ErrInvalidForm)
 		}
@@ -93,16 +92,4 @@ func photoPart(r *http.Request) ([]byte, error) {
 			found = raw
 		}
 	}
-}
-
-// readAll is io.ReadAll that makes room for size bytes at once when the
-// size is known: a photo of 10 MiB is read into one buffer, not into a
-// series of doubling ones.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	if size > 0 && size <= photo.MaxBytes {
-		b.Grow(int(size) + bytes.MinRead)
-	}
-	_, err := b.ReadFrom(r)
-	return b.Bytes(), err
 }

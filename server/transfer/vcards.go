@@ -67,7 +67,7 @@ func utf8Text(raw []byte) []byte {
 // (VCardPage) at a time. A file with no card at all is a validation error
 // of the file field (a 422), before put is called; a card that cannot be a person is skipped, with its reason.
 func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error) ([]VCardSkip, error) {
-	dec := vcard.NewDecoder(r)
+	dec := vcard.NewDecoder(vcf.Unfold(r))
 	cards, skipped := make([]store.CardInput, 0, VCardPage), []VCardSkip{}
 	seen := 0
 	junk := false // skipping lines that are no card, which count as one
@@ -145,7 +145,7 @@ func VCardFile(c echo.Context) (io.Reader, error) {
 	r := c.Request()
 	mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
 	if mt != echo.MIMEMultipartForm {
-		raw, err := io.ReadAll(r.Body)
+		raw, err := input.ReadAll(r.Body, r.ContentLength)
 		if err != nil {
 			return nil, input.BodyError(err, input.ErrInvalidForm)
 		}
