@@ -108,8 +108,8 @@ func TestCalendarFeedIsFiveQueries(t *testing.T) {
 }
 
 // TestCardQueries: a sync-collection with no change is one query, and a
-// page of cards is five (persons, contact details, dates, notes, jobs)
-// whether it holds 2 persons or 200.
+// page of cards is six (persons, contact details, dates, notes, jobs,
+// photos) whether it holds 2 persons or 200.
 func TestCardQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
@@ -135,7 +135,7 @@ func TestCardQueries(t *testing.T) {
 			t.Errorf("no change took %d queries (%v)", q, err)
 		}
 		var cards []Card
-		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 5 || err != nil || len(cards) == 0 {
+		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 6 || err != nil || len(cards) == 0 {
 			t.Errorf("a page of %d cards took %d queries (%v)", len(cards), q, err)
 		}
 	}

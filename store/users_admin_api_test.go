@@ -40,6 +40,11 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 		if p.FirstName == "Gone" { // a card deleted, for deleted_cards
 			wantErr(t, s.DeletePerson(ctx, u.AccountID, p.ID), nil)
 		}
+		if p.FirstName == "Full" {
+			if _, err := s.SetPhoto(ctx, u.AccountID, p.ID, []byte("a JPEG")); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	// Logged as the user's (logs), with a key of theirs (api_keys).
 	if _, _, err := s.CreateAPIKey(store.WithActor(ctx, u.ID), u.ID, "phone"); err != nil {
