@@ -108,6 +108,9 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	a.must(200, http.MethodPut, "/api/me/reminders?send_at=07:45&days=10", token, "")
 	channel := a.create("/api/me/channels?kind=ntfy&url=https://ntfy.sh/michael&token=tk&enabled=0", token, "")
 	journal := a.create("/api/journals?name=My+Travel+Journal", token, "")
+	dwight := a.create("/api/persons?first_name=Dwight&last_name=Schrute", token, "")
+	relType := a.create("/api/administration/relationship-types?name=boss&name_reverse=employee&group=work", token, "")
+	a.create(pp+"/relationships?relationship_type_id="+relType+"&person_id="+dwight, token, "")
 	a.must(201, http.MethodGet, "/api/journals/"+journal+"/2026/3/15", token, "")
 	// The calendar feed: its secret's hash moves, so the same URL answers
 	// the same on every copy; its first fetch records an ETag.
@@ -150,6 +153,8 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/journals/" + journal + "/entries/2026/3/15",
 		"/api/administration/logs", "/api/administration/logs?page=2", "/api/administration/logs/" + logs.Data[0].ID,
 		"/api/me/calendar-feed", feedPath,
+		"/api/administration/relationship-types", "/api/administration/relationship-types/" + relType,
+		pp + "/relationships", "/api/persons/" + dwight + "/relationships",
 	}
 	goneID, _ := strconv.ParseInt(gone, 10, 64)
 	carolKey, _ := strconv.ParseInt(strings.Split(carol, "|")[0], 10, 64)

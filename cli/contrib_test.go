@@ -48,8 +48,10 @@ func TestSystemdUnit(t *testing.T) {
 }
 
 // TestDockerfile checks what the image promises: pinned base images, a
-// non-root user, the tests run in the build. No Docker daemon runs here
-// (and images cannot be pulled), so the build itself is not tried.
+// non-root user, the tests run in the build, once, on the building machine's
+// platform, and a binary cross-compiled for each platform the image is built
+// for. No Docker daemon runs here (and images cannot be pulled), so the build
+// itself is not tried.
 func TestDockerfile(t *testing.T) {
 	b, err := os.ReadFile("../contrib/Dockerfile")
 	if err != nil {
@@ -60,7 +62,7 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("%d stages, want a build stage and a runtime stage", n)
 	}
 	for _, want := range []string{
-		"CGO_ENABLED=0 go build -trimpath", `-X kith/cli.version=${VERSION}`,
+		"go build -trimpath", `-X kith/cli.version=${VERSION}`,
 		"FROM gcr.io/distroless/static", "USER 65532:65532", `VOLUME ["/data"]`, "KITH_DB=/data/kith.db",
 		"KITH_ADDR=0.0.0.0:8080", `HEALTHCHECK`, `CMD ["/kith", "healthcheck"]`, `ENTRYPOINT ["/kith"]`,
 	} {
@@ -68,20 +70,46 @@ func TestDockerfile(t *testing.T) {
 			t.Errorf("Dockerfile lacks %q", want)
 		}
 	}
-	if m := regexp.MustCompile(`FROM golang:(\d+\.\d+)`).FindStringSubmatch(df); m == nil || !strings.Contains(goModVersion(t), m[1]) {
+	if m := regexp.MustCompile(`FROM (?:--platform=\S+ )?golang:(\d+\.\d+)`).FindStringSubmatch(df); m == nil || !strings.Contains(goModVersion(t), m[1]) {
 		t.Errorf("the build stage's Go (%v) is not go.mod's (%s)", m, goModVersion(t))
 	}
-	// Base images pinned to a Go minor and a Debian release, not :latest.
-	for _, base := range []string{"FROM golang:1.26-bookworm AS build", "FROM gcr.io/distroless/static-debian12:nonroot"} {
+	// Base images pinned to a Go minor and a Debian release, not :latest;
+	// the build stage on the building machine's platform (BuildKit's
+	// BUILDPLATFORM; the classic builder sets none, and "linux" is the
+	// machine's own).
+	for _, base := range []string{"FROM --platform=${BUILDPLATFORM:-linux} golang:1.26-bookworm AS build", "FROM gcr.io/distroless/static-debian12:nonroot"} {
 		if !strings.Contains(df, base+"\n") {
 			t.Errorf("Dockerfile lacks %q", base)
 		}
 	}
 	// The build runs the tests, before the binary is built, and does not set
 	// CI (which makes the tests that need PostgreSQL or Chromium fail).
-	test, build := strings.Index(df, "\nRUN go test "), strings.Index(df, "\nRUN CGO_ENABLED=0 go build")
+	test, build := strings.Index(df, "\nRUN go test "), strings.Index(df, "\nRUN CGO_ENABLED=0 ")
 	if test < 0 || build < 0 || test > build {
 		t.Errorf("the build stage does not run go test before go build (test at %d, build at %d)", test, build)
+	}
+	// The build is for the target platform (buildx's TARGETOS, TARGETARCH,
+	// TARGETVARIANT: linux/arm/v7 is GOARM=7), or the machine's own when
+	// they are empty (the classic builder). They are declared after the
+	// tests, which then run once for all platforms, not once per platform.
+	if build >= 0 {
+		run := df[build:]
+		run = run[:strings.Index(run+"\n\n", "\n\n")]
+		for _, want := range []string{`GOOS="${TARGETOS:-$(go env GOOS)}"`, `GOARCH="${TARGETARCH:-$(go env GOARCH)}"`, `GOARM="${TARGETVARIANT#v}"`} {
+			if !strings.Contains(run, want) {
+				t.Errorf("the go build does not set %s", want)
+			}
+		}
+	}
+	for _, arg := range []string{"TARGETOS", "TARGETARCH", "TARGETVARIANT"} {
+		if at := strings.Index(df, "\nARG "+arg+"\n"); at < test || at > build {
+			t.Errorf("ARG %s is not declared between the tests and the build (at %d; tests at %d, build at %d)", arg, at, test, build)
+		}
+	}
+	// Nothing runs in the runtime stage (distroless has no shell): the
+	// image is cross-built for arm64 and armv7 without emulation.
+	if stages := regexp.MustCompile(`(?m)^FROM `).Split(df, -1); regexp.MustCompile(`(?m)^RUN `).MatchString(stages[len(stages)-1]) {
+		t.Error("the runtime stage RUNs something: distroless has no shell, and the multi-platform build has no emulation")
 	}
 	if regexp.MustCompile(`(?m)^(ENV|ARG)\b.*\bCI=`).MatchString(df) {
 		t.Error("the Dockerfile sets CI: the tests needing PostgreSQL or Chromium would fail instead of skipping")

@@ -56,7 +56,7 @@ func TestEntryByDate(t *testing.T) {
 		{"another method on the entries path", req{method: "DELETE", path: base + "entries/2025/3/7", key: key}, 405, nil},
 	})
 	r := e.do(get(base + "2025/3/7"))
-	keysOf(t, r.json(t)["data"], "id", "object", "day", "month", "year", "created_at", "updated_at")
+	keysOf(t, r.json(t)["data"], "id", "object", "day", "month", "year", "body", "created_at", "updated_at")
 	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 5 {
 		t.Errorf("%d entries, want the 5 that got 201", n)
 	}

@@ -23,6 +23,7 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person":                      {"account"},
 	"PUT /api/persons/:person":                       {"account"},
 	"DELETE /api/persons/:person":                    {"account"},
+	"POST /api/persons/:person/merge":                {"account"},
 	"PATCH /api/persons/:person/physical-appearance": {"account"},
 	"PATCH /api/persons/:person/age":                 {"account"},
 	"GET /api/persons/:person/photo":                 {"account"},
@@ -106,6 +107,16 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/interactions/:interaction":   {"account", "person"},
 	"PUT /api/persons/:person/interactions/:interaction":    {"account", "person"},
 	"DELETE /api/persons/:person/interactions/:interaction": {"account", "person"},
+	// Relationship types; relationships, whose "person" intruder names one
+	// of the account's relationships under a person it does not involve.
+	"GET /api/administration/relationship-types/:type":        {"account"},
+	"HEAD /api/administration/relationship-types/:type":       {"account"},
+	"PUT /api/administration/relationship-types/:type":        {"account"},
+	"DELETE /api/administration/relationship-types/:type":     {"account"},
+	"GET /api/persons/:person/relationships":                  {"account"},
+	"HEAD /api/persons/:person/relationships":                 {"account"},
+	"POST /api/persons/:person/relationships":                 {"account"},
+	"DELETE /api/persons/:person/relationships/:relationship": {"account", "person"},
 	// Journals, and their entries by date (year, month, day: 2026/3/15).
 	"GET /api/journals/:journal":                           {"account"},
 	"HEAD /api/journals/:journal":                          {"account"},
@@ -113,6 +124,9 @@ var isolationMatrix = map[string][]string{
 	"DELETE /api/journals/:journal":                        {"account"},
 	"GET /api/journals/:journal/:year/:month/:day":         {"account"},
 	"GET /api/journals/:journal/entries/:year/:month/:day": {"account"},
+	"PUT /api/journals/:journal/entries/:year/:month/:day": {"account"},
+	"GET /api/journals/:journal/entries":                   {"account"},
+	"HEAD /api/journals/:journal/entries":                  {"account"},
 	// Logs: each user's own.
 	"GET /api/administration/logs/:log":  {"account", "user"},
 	"HEAD /api/administration/logs/:log": {"account", "user"},
@@ -165,6 +179,11 @@ func TestIsolationMatrix(t *testing.T) {
 	if r := e.do(req{method: "PUT", path: "/api/persons/" + person + "/stay-in-touch?every_days=30", key: adaKey}); r.code != 200 {
 		t.Fatalf("stay in touch: %d %s", r.code, r.body)
 	}
+	relType := fmt.Sprint(e.do(req{method: "POST", path: "/api/administration/relationship-types?name=Mine", key: adaKey}).json(t)["data"].(map[string]any)["id"])
+	third := e.person(adaKey, "first_name=Kevin")
+	relationship := fmt.Sprint(e.do(req{method: "POST", path: "/api/persons/" + person + "/relationships?relationship_type_id=" + relType + "&person_id=" + third,
+		key: adaKey}).json(t)["data"].(map[string]any)["id"])
+	e.do(req{method: "POST", path: "/api/administration/relationship-types?name=Bob's", key: bob})
 	e.setPhoto(adaKey, person, phototest.PNG(phototest.Quadrants(40, 20))) // for DELETE to find, and PUT to leave
 	e.setPhoto(bob, e.person(bob, "first_name=Bob6"), phototest.GIF(phototest.Quadrants(8, 8)))
 	journal := e.journal(adaKey, "Ada's")
@@ -194,6 +213,8 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/important-dates", "/api/persons/" + other + "/important-dates",
 			"/api/persons/" + person + "/interactions", "/api/persons/" + other + "/interactions",
 			"/api/persons/" + person + "/stay-in-touch", "/api/persons/" + other + "/stay-in-touch",
+			"/api/administration/relationship-types", "/api/persons/" + person + "/relationships",
+			"/api/persons/" + third + "/relationships",
 			"/api/persons/" + person + "/photo",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
@@ -229,6 +250,7 @@ func TestIsolationMatrix(t *testing.T) {
 			path = strings.NewReplacer(":note", note).Replace(path)
 			path = strings.NewReplacer(":gift", gift, ":detail", detail).Replace(path)
 			path = strings.NewReplacer(":date", date, ":interaction", interaction).Replace(path)
+			path = strings.NewReplacer(":type", relType, ":relationship", relationship).Replace(path)
 			if strings.Contains(rt.Path, "task-categories/:id") {
 				path = strings.Replace(rt.Path, ":id", category, 1)
 			}

@@ -224,10 +224,43 @@ func wholeSegments(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// ownPath answers 405 to an API route's own path asked by a method that
+// route does not take. Echo would try a parameter's route beside it
+// instead: PUT /api/persons/duplicates reached PUT /api/persons/:person,
+// which read "duplicates" as a person's id.
+func (s *Server) ownPath(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		// A path with ":" or "*" is no route's own: those are patterns.
+		path := c.Request().URL.Path
+		if surfaceOf(c) != surfaceAPI || !strings.Contains(c.Path(), ":") || strings.ContainsAny(path, ":*") {
+			return next(c)
+		}
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if _, ok := s.surfaces[m+" "+path]; ok {
+				allow = append(allow, m)
+			}
+		}
+		if allow == nil {
+			return next(c)
+		}
+		c.Response().Header().Set(echo.HeaderAllow, strings.Join(append([]string{http.MethodOptions}, allow...), ", "))
+		return echo.ErrMethodNotAllowed
+	}
+}
+
+// maxEntryRequestBytes is what a write of a journal entry's text may send:
+// its 100,000 characters fit even at four UTF-8 bytes each, written as
+// JSON's \u escapes or a form's percent escapes (twelve bytes a
+// character), so that the limit a client meets is the characters' 422,
+// not a 413.
+const maxEntryRequestBytes = 2 << 20
+
 // bodyLimits are the routes that read more than input.MaxBodyBytes. A
 // photo's route reads a body on PUT alone (GET and DELETE read none).
 var bodyLimits = map[string]int64{"/api/import": transfer.MaxImportBytes, "/api/import/vcard": maxVCardImportBytes,
 	"/settings/import": transfer.MaxImportBytes, "/settings/import/vcard": maxVCardImportBytes,
+	"/api/journals/:journal/entries/:year/:month/:day": maxEntryRequestBytes, "/journals/:journal/:year/:month/:day": maxEntryRequestBytes,
 	"/api/persons/:person/photo": photo.MaxBytes}
 
 // limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:

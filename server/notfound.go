@@ -34,6 +34,8 @@ var notFoundMessages = []struct {
 	{store.ErrInteractionNotFound, "Interaction not found."},
 	{store.ErrCalendarFeedNotFound, "Calendar feed not found."},
 	{store.ErrCardNotFound, "Card not found."},
+	{store.ErrRelationshipTypeNotFound, "Relationship type not found."},
+	{store.ErrRelationshipNotFound, "Relationship not found."},
 	{store.ErrPhotoNotFound, "Photo not found."},
 }
 

@@ -44,7 +44,10 @@ var storeNotFound = map[string]struct {
 	"ErrImportantDateNotFound": {store.ErrImportantDateNotFound, "Important date not found."},
 	"ErrInteractionNotFound":   {store.ErrInteractionNotFound, "Interaction not found."},
 	"ErrCardNotFound":          {store.ErrCardNotFound, "Card not found."},
-	"ErrPhotoNotFound":         {store.ErrPhotoNotFound, "Photo not found."},
+
+	"ErrRelationshipTypeNotFound": {store.ErrRelationshipTypeNotFound, "Relationship type not found."},
+	"ErrRelationshipNotFound":     {store.ErrRelationshipNotFound, "Relationship not found."},
+	"ErrPhotoNotFound":            {store.ErrPhotoNotFound, "Photo not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -24,7 +24,7 @@ func (s *Server) routes(corsOrigins []string) {
 			ExposeHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", echo.HeaderRetryAfter, echo.HeaderXRequestID},
 			MaxAge:        86400,
 		}),
-		limitBody, s.authenticate, s.limitRate, wholeSegments)
+		limitBody, s.authenticate, s.limitRate, wholeSegments, s.ownPath)
 
 	// get serves GET and HEAD, which echo does not add by itself: HEAD
 	// runs the same handler and bodiless drops what it writes. Two GETs
@@ -63,9 +63,13 @@ func (s *Server) routes(corsOrigins []string) {
 
 	api.get("/api/persons", s.handlePersonList, auth)
 	api.POST("/api/persons", s.handlePersonCreate, auth)
+	// Static before param in echo's router: duplicates is never read as
+	// a person's id.
+	api.get("/api/persons/duplicates", s.handleDuplicateList, auth)
 	api.get("/api/persons/:person", s.handlePersonShow, auth)
 	api.PUT("/api/persons/:person", s.handlePersonUpdate, auth)
 	api.DELETE("/api/persons/:person", s.handlePersonDelete, auth)
+	api.POST("/api/persons/:person/merge", s.handlePersonMerge, auth)
 	api.PATCH("/api/persons/:person/physical-appearance", s.handleAppearanceUpdate, auth)
 	api.PATCH("/api/persons/:person/age", s.handleAgeUpdate, auth)
 	api.get("/api/persons/:person/photo", s.handlePhotoShow, auth)
@@ -144,6 +148,15 @@ func (s *Server) routes(corsOrigins []string) {
 	api.PUT("/api/administration/genders/:gender", s.handleGenderUpdate, auth)
 	api.DELETE("/api/administration/genders/:gender", s.handleGenderDelete, auth)
 
+	api.get("/api/administration/relationship-types", s.handleRelationshipTypeList, auth)
+	api.POST("/api/administration/relationship-types", s.handleRelationshipTypeCreate, auth)
+	api.get("/api/administration/relationship-types/:type", s.handleRelationshipTypeShow, auth)
+	api.PUT("/api/administration/relationship-types/:type", s.handleRelationshipTypeUpdate, auth)
+	api.DELETE("/api/administration/relationship-types/:type", s.handleRelationshipTypeDelete, auth)
+	api.get("/api/persons/:person/relationships", s.handleRelationshipList, auth)
+	api.POST("/api/persons/:person/relationships", s.handleRelationshipCreate, auth)
+	api.DELETE("/api/persons/:person/relationships/:relationship", s.handleRelationshipDelete, auth)
+
 	api.get("/api/journals", s.handleJournalList, auth)
 	api.POST("/api/journals", s.handleJournalCreate, auth)
 	api.get("/api/journals/:journal", s.handleJournalShow, auth)
@@ -151,6 +164,8 @@ func (s *Server) routes(corsOrigins []string) {
 	api.DELETE("/api/journals/:journal", s.handleJournalDelete, auth)
 	api.GET("/api/journals/:journal/:year/:month/:day", s.handleEntryByDate, auth)
 	api.GET("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryByDate, auth)
+	api.PUT("/api/journals/:journal/entries/:year/:month/:day", s.handleEntryWrite, auth)
+	api.get("/api/journals/:journal/entries", s.handleEntryList, auth)
 
 	api.get("/api/administration/logs", s.handleLogList, auth)
 	api.get("/api/administration/logs/:log", s.handleLogShow, auth)

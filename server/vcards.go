@@ -137,13 +137,14 @@ func (s *Server) handleVCardImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx, acct := c.Request().Context(), input.Account(c)
 	out := vcardImportJSON{Object: "vcard_import"}
 	out.Skipped, err = transfer.DecodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
-		created, err := s.store.PutCards(c.Request().Context(), input.Account(c), batch)
+		created, err := s.store.PutCards(ctx, acct, batch)
 		out.Created += created
 		out.Updated += len(batch) - created
 		return err
-	})
+	}, func(links []store.CardLinks) error { return s.store.LinkCards(ctx, acct, links) })
 	if err != nil {
 		return err
 	}

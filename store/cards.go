@@ -44,6 +44,7 @@ type Card struct {
 	Dates   []ImportantDate // by month, day and id
 	Notes   []Note          // oldest first
 	Work    *WorkEntry      // the active entry, nil for none
+	Related []CardRelation  // the person's relationships, from either side, by id
 	Photo   *Photo          // nil for none
 }
 
@@ -206,6 +207,9 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		if err := eachRow(ctx, tx, ch.query, append([]any{accountID}, args...), ch.row); err != nil {
 			return nil, fmt.Errorf("store: list cards: %w", err)
 		}
+	}
+	if err := loadCardRelations(ctx, tx, at, accountID, where, lim, args); err != nil {
+		return nil, err
 	}
 	return cards, nil
 }

@@ -42,6 +42,10 @@ type CardInput struct {
 	Photo       []byte
 	PhotoSource string
 	Extra       string
+	// Related are the card's RELATED that name another card: each is kept
+	// with Extra until it is made a relationship (by PutCard at once; in
+	// an import, by LinkCards once every card is in).
+	Related []CardRelated
 	// Name, when not "", names the card's resource (CardDAV) on creation.
 	Name string
 }
@@ -59,7 +63,8 @@ const NoteSeparator = "\n\n"
 // match the card, in one transaction. check, when not nil, sees the card
 // as it is (nil for none) before anything is written, and its error stops
 // the write: a CardDAV If-Match compares ETags there, with no other write
-// in between. created tells which it was.
+// in between. created tells which it was. The relationships the card
+// names are made too (see LinkCards), with the persons the account has.
 func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true)
@@ -94,10 +99,11 @@ func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) 
 	return created, err
 }
 
-// putCardTx is PutCard in tx; it reads the card back only when reload
-// says so. A new card, the most of an import, costs one lookup, one insert
-// and one a detail.
-func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, reload bool) (c Card, created bool, err error) {
+// putCardTx is PutCard in tx; a card put alone (PutCard, not PutCards)
+// makes its relationships and is read back. A new card, the most of an
+// import, costs one lookup, one insert and one a detail.
+func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, alone bool) (c Card, created bool, err error) {
+	in.Extra = WithKept(in)
 	if len(in.Details) > MaxContactDetails {
 		return Card{}, false, fmt.Errorf("store: card %s: %w", in.UID, ErrTooManyContactDetails)
 	}
@@ -144,8 +150,17 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 	if err == nil && in.Photo != nil && (oldCard == nil || oldCard.Photo == nil || oldCard.Photo.SHA256 != in.PhotoSource) {
 		err = putPhoto(ctx, tx, accountID, personID, in.Photo, s.now())
 	}
-	if err != nil || !reload {
+	if err != nil || !alone {
 		return Card{}, created, err
+	}
+	if len(in.Related) > 0 {
+		types, err := relationshipTypes(ctx, tx, accountID)
+		if err == nil {
+			err = s.linkCard(ctx, tx, accountID, personID, in.Related, types)
+		}
+		if err != nil {
+			return Card{}, false, err
+		}
 	}
 	cards, err := loadCards(ctx, tx, accountID, `id = ?`, 1, personID)
 	if err != nil {

@@ -19,6 +19,7 @@ var copyTables = []string{
 	"email_verifications", "notes", "gifts", "life_events", "work_history", "contact_details",
 	"journals", "journal_entries", "logs", "invitations",
 	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels", "deleted_cards",
+	"relationship_types", "relationships",
 	"photos",
 }
 

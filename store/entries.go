@@ -20,14 +20,16 @@ type Entry struct {
 	Year      int
 	Month     int
 	Day       int
+	// Body is the entry's text, "" until written.
+	Body      string
 	CreatedAt int64
 	UpdatedAt int64
 }
 
-const entryColumns = `id, journal_id, year, month, day, created_at, updated_at`
+const entryColumns = `id, journal_id, year, month, day, body, created_at, updated_at`
 
 func scanEntry(sc scanner, en *Entry) error {
-	return sc.Scan(&en.ID, &en.JournalID, &en.Year, &en.Month, &en.Day, &en.CreatedAt, &en.UpdatedAt)
+	return sc.Scan(&en.ID, &en.JournalID, &en.Year, &en.Month, &en.Day, &en.Body, &en.CreatedAt, &en.UpdatedAt)
 }
 
 // ValidDate reports whether year-month-day is a real day of years 1–9999.
@@ -85,6 +87,76 @@ func (s *Store) JournalEntry(ctx context.Context, accountID, journalID int64, ye
 	return en, created, err
 }
 
+// EntryOn returns the journal's entry for the date without making it:
+// ErrJournalNotFound for a journal that is not the account's, then
+// ErrEntryNotFound for a date that does not exist or has no entry.
+func (s *Store) EntryOn(ctx context.Context, accountID, journalID int64, year, month, day int) (Entry, error) {
+	if _, err := getJournal(ctx, s.r, accountID, journalID); err != nil {
+		return Entry{}, err
+	}
+	if !ValidDate(year, month, day) {
+		return Entry{}, ErrEntryNotFound
+	}
+	en, err := getEntry(ctx, s.r, accountID, journalID, year, month, day)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, ErrEntryNotFound
+	}
+	return en, err
+}
+
+// WriteEntry sets the text of the journal's entry for the date, making
+// the entry when the journal has none for it; created says which. The
+// errors of a journal or a date that is not there are JournalEntry's.
+func (s *Store) WriteEntry(ctx context.Context, accountID, journalID int64, year, month, day int, body string) (en Entry, created bool, err error) {
+	if !ValidDate(year, month, day) {
+		if _, err := getJournal(ctx, s.r, accountID, journalID); err != nil {
+			return Entry{}, false, err
+		}
+		return Entry{}, false, ErrEntryNotFound
+	}
+	folded := foldCase(body)
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		now := s.now()
+		update := func() error {
+			return scanEntry(tx.QueryRowContext(ctx, `UPDATE journal_entries SET body = ?, body_folded = ?, updated_at = ?
+				WHERE journal_id = ? AND account_id = ? AND year = ? AND month = ? AND day = ?
+				RETURNING `+entryColumns, body, folded, now, journalID, accountID, year, month, day), &en)
+		}
+		err := update()
+		if errors.Is(err, sql.ErrNoRows) {
+			err = scanEntry(tx.QueryRowContext(ctx, `INSERT INTO journal_entries
+				(account_id, journal_id, year, month, day, body, body_folded, created_at, updated_at)
+				SELECT j.account_id, j.id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER),
+					CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+				FROM journals j WHERE j.id = ? AND j.account_id = ?
+				ON CONFLICT (journal_id, year, month, day) DO NOTHING
+				RETURNING `+entryColumns, year, month, day, body, folded, now, now, journalID, accountID), &en)
+			created = err == nil
+			if errors.Is(err, sql.ErrNoRows) {
+				// Made meanwhile by a first GET or PUT of another
+				// transaction (PostgreSQL runs writers side by side), or
+				// the journal is not there: the update tells which.
+				err = update()
+			}
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrJournalNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: write journal entry: %w", err)
+		}
+		var name string
+		if err := tx.QueryRowContext(ctx, `SELECT name FROM journals WHERE id = ?`, journalID).Scan(&name); err != nil {
+			return fmt.Errorf("store: write journal entry: %w", err)
+		}
+		if created {
+			return s.logAction(ctx, tx, "entry_creation", "Created the entry for the journal called "+name)
+		}
+		return s.logAction(ctx, tx, "entry_update", "Updated the entry for the journal called "+name)
+	})
+	return en, created, err
+}
+
 // getEntry returns the journal's entry for the date, or sql.ErrNoRows when
 // the journal is not the account's or has no entry for it.
 func getEntry(ctx context.Context, q queryer, accountID, journalID int64, year, month, day int) (Entry, error) {
@@ -102,6 +174,18 @@ func getEntry(ctx context.Context, q queryer, accountID, journalID int64, year, 
 // with how many it has in all. A journal that is not the account's is
 // ErrJournalNotFound.
 func (s *Store) Entries(ctx context.Context, accountID, journalID, limit, offset int64) ([]Entry, int64, error) {
+	return s.SearchEntries(ctx, accountID, journalID, "", limit, offset)
+}
+
+// SearchEntries is Entries narrowed by q, unless q is "": only the
+// entries whose text holds q, case ignored (foldCase), and how many they
+// are.
+func (s *Store) SearchEntries(ctx context.Context, accountID, journalID int64, q string, limit, offset int64) ([]Entry, int64, error) {
+	where, args := `journal_id = ? AND account_id = ?`, []any{journalID, accountID}
+	if q != "" {
+		where += ` AND body_folded LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscaper.Replace(foldCase(q))+"%")
+	}
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list journal entries: %w", err)
@@ -111,26 +195,20 @@ func (s *Store) Entries(ctx context.Context, accountID, journalID, limit, offset
 		return nil, 0, err
 	}
 	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM journal_entries WHERE journal_id = ? AND account_id = ?`,
-		journalID, accountID).Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM journal_entries WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count journal entries: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM journal_entries
-		WHERE journal_id = ? AND account_id = ?
-		ORDER BY year DESC, month DESC, day DESC LIMIT ? OFFSET ?`, journalID, accountID, limit, offset)
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: list journal entries: %w", err)
-	}
-	defer rows.Close()
 	entries := []Entry{}
-	for rows.Next() {
+	err = eachRow(ctx, tx, `SELECT `+entryColumns+` FROM journal_entries WHERE `+where+`
+		ORDER BY year DESC, month DESC, day DESC, id DESC LIMIT ? OFFSET ?`, append(args, limit, offset), func(sc scanner) error {
 		var en Entry
-		if err := scanEntry(rows, &en); err != nil {
-			return nil, 0, fmt.Errorf("store: scan journal entry: %w", err)
+		if err := scanEntry(sc, &en); err != nil {
+			return err
 		}
 		entries = append(entries, en)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("store: list journal entries: %w", err)
 	}
 	return entries, total, nil

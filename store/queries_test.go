@@ -108,8 +108,8 @@ func TestCalendarFeedIsFiveQueries(t *testing.T) {
 }
 
 // TestCardQueries: a sync-collection with no change is one query, and a
-// page of cards is six (persons, contact details, dates, notes, jobs,
-// photos) whether it holds 2 persons or 200.
+// page of cards is seven (persons, contact details, dates, notes, jobs,
+// relationships, photos) whether it holds 2 persons or 200.
 func TestCardQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
@@ -119,12 +119,17 @@ func TestCardQueries(t *testing.T) {
 	}
 	for _, n := range []int{2, 200} {
 		var ins []CardInput
+		var links []CardLinks
 		for i := range n {
 			ins = append(ins, CardInput{UID: fmt.Sprint(n, "-", i), FirstName: "P", Note: ptrTo("note"),
 				Details: []ContactDetailInput{{Kind: "email", Value: ptrTo("p@example.com")}},
 				Dates:   []ImportantDateInput{{Label: "met", Month: 1, Day: 2}}})
+			links = append(links, CardLinks{UID: fmt.Sprint(n, "-", i), Related: []CardRelated{{UID: fmt.Sprint(n, "-", (i+1)%n), Names: []string{"friend"}}}})
 		}
 		if _, err := s.PutCards(ctx, u.AccountID, ins); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.LinkCards(ctx, u.AccountID, links); err != nil {
 			t.Fatal(err)
 		}
 		seq, err := s.CardSeq(ctx, u.AccountID)
@@ -135,8 +140,12 @@ func TestCardQueries(t *testing.T) {
 			t.Errorf("no change took %d queries (%v)", q, err)
 		}
 		var cards []Card
-		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 6 || err != nil || len(cards) == 0 {
+		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 7 || err != nil || len(cards) == 0 {
 			t.Errorf("a page of %d cards took %d queries (%v)", len(cards), q, err)
+		}
+		// A ring of friends, the pair of two cards being one relationship.
+		if last := cards[len(cards)-1]; len(last.Related) != min(n-1, 2) || last.Related[0].Name != "friend" {
+			t.Errorf("the last card's relationships: %+v", last.Related)
 		}
 	}
 }

@@ -172,6 +172,9 @@ func (s *Store) accountFor(ctx context.Context, tx *txn, id, now int64) (int64, 
 	if err := insertDefaultJournal(ctx, tx, id, now); err != nil {
 		return 0, err
 	}
+	if err := insertDefaultRelationshipTypes(ctx, tx, id, now); err != nil {
+		return 0, err
+	}
 	return id, nil
 }
 

@@ -25,7 +25,7 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	full.LifeEvents = []store.LifeEvent{{Description: "moved", HappenedAt: 1, CreatedAt: 1, UpdatedAt: 1}}
 	full.WorkHistory = []store.WorkEntry{{JobTitle: "engineer", Active: true, CreatedAt: 1, UpdatedAt: 1}}
 	full.Interactions = []store.Interaction{{HappenedOn: "2026-03-02", Kind: "call", CreatedAt: 1, UpdatedAt: 1}}
-	in := importOf(full, importedPerson("Gone"))
+	in := importOf(full, importedPerson("Gone"), importedPerson("Kin"))
 	in.Journals = []store.JournalRecord{{Journal: store.Journal{Name: "Travels", CreatedAt: 1, UpdatedAt: 1},
 		Entries: []store.Entry{{Year: 2025, Month: 1, Day: 1, CreatedAt: 1, UpdatedAt: 1}}}}
 	in.Reminders = &store.ReminderSettings{Days: 7}
@@ -36,7 +36,9 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	byName := map[string]int64{}
 	for _, p := range persons {
+		byName[p.FirstName] = p.ID
 		if p.FirstName == "Gone" { // a card deleted, for deleted_cards
 			wantErr(t, s.DeletePerson(ctx, u.AccountID, p.ID), nil)
 		}
@@ -45,6 +47,13 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 				t.Fatal(err)
 			}
 		}
+	}
+	types, err := s.RelationshipTypes(ctx, u.AccountID)
+	if err != nil || len(types) == 0 {
+		t.Fatalf("relationship types %v, %v", types, err)
+	}
+	if _, err := s.CreateRelationship(ctx, u.AccountID, byName["Full"], types[0].ID, byName["Kin"]); err != nil {
+		t.Fatal(err)
 	}
 	// Logged as the user's (logs), with a key of theirs (api_keys).
 	if _, _, err := s.CreateAPIKey(store.WithActor(ctx, u.ID), u.ID, "phone"); err != nil {
@@ -119,7 +128,7 @@ func TestDeleteUser(t *testing.T) {
 		if err != nil || !plan.AccountDeleted() {
 			t.Fatalf("plan %+v, %v", plan, err)
 		}
-		if rowsIn(plan, "persons") != 1 || rowsIn(plan, "tasks") != 1 || rowsIn(plan, "api_keys") != 1 || rowsIn(plan, "web_sessions") != 1 {
+		if rowsIn(plan, "persons") != 2 || rowsIn(plan, "tasks") != 2 || rowsIn(plan, "api_keys") != 1 || rowsIn(plan, "web_sessions") != 1 {
 			t.Errorf("plan %+v", plan.Rows)
 		}
 		// The plan names its tables by hand: it must count each table the

@@ -10,6 +10,20 @@ func Journal(p *Params) string {
 	return p.RequiredText("name", 255)
 }
 
+// maxEntryBody is the longest text of a journal entry, in characters:
+// room for a long day's writing, within the 1 MiB a body may take.
+const maxEntryBody = 100000
+
+// EntryBody reads a journal entry's text, by the API and the web app
+// alike: optional, trimmed, line breaks kept, as a note's content is
+// read; absent or empty is "", which clears the text.
+func EntryBody(p *Params) string {
+	if s := p.longText("body", maxEntryBody); s != nil {
+		return *s
+	}
+	return ""
+}
+
 // DateNumber reads a part of a date from the path: digits only, leading
 // zeros allowed. Anything else, or more than a year's four digits, is 0,
 // which no date has.

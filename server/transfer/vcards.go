@@ -66,9 +66,12 @@ func utf8Text(raw []byte) []byte {
 // DecodeVCards reads every card of the file and hands them to put a page
 // (VCardPage) at a time. A file with no card at all is a validation error
 // of the file field (a 422), before put is called; a card that cannot be a person is skipped, with its reason.
-func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error) ([]VCardSkip, error) {
+// Once every card is put, link gets the relationships that cards ask for
+// (RELATED), which may name cards of any page, before or after their own.
+func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error, link func([]store.CardLinks) error) ([]VCardSkip, error) {
 	dec := vcard.NewDecoder(vcf.Unfold(r))
 	cards, skipped := make([]store.CardInput, 0, VCardPage), []VCardSkip{}
+	var links []store.CardLinks
 	seen := 0
 	junk := false // skipping lines that are no card, which count as one
 	for {
@@ -105,6 +108,9 @@ func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error)
 				Reason: fmt.Sprintf("more than %d contact details (%d)", store.MaxContactDetails, len(in.Details))})
 			continue
 		}
+		if len(in.Related) > 0 {
+			links = append(links, store.CardLinks{UID: in.UID, Related: in.Related})
+		}
 		if cards = append(cards, in); len(cards) == VCardPage {
 			if err := put(cards); err != nil {
 				return nil, err
@@ -117,6 +123,11 @@ func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error)
 	}
 	if len(cards) > 0 {
 		if err := put(cards); err != nil {
+			return nil, err
+		}
+	}
+	if len(links) > 0 {
+		if err := link(links); err != nil {
 			return nil, err
 		}
 	}

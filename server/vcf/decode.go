@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ type decoder struct {
 	now  time.Time
 	used map[*vcard.Field]bool
 	in   store.CardInput
+	// relatedFields are the RELATED read into in.Related, in its order.
+	relatedFields []*vcard.Field
 }
 
 // Decode reads a card into what Kith keeps of a person. The error says why
@@ -63,14 +66,18 @@ func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
 	d.note()
 	d.work()
 	d.photo()
+	d.related()
 	extra, err := d.extra()
+	if err == nil {
+		err = d.keepRelated()
+	}
 	if err != nil {
 		return store.CardInput{}, err
 	}
-	if len(extra) > MaxExtra {
+	d.in.Extra = extra
+	if len(store.WithKept(d.in)) > MaxExtra {
 		return store.CardInput{}, fmt.Errorf("the card's other properties are larger than 1 MiB")
 	}
-	d.in.Extra = extra
 	return d.in, nil
 }
 
@@ -619,18 +626,29 @@ func (d *decoder) extra() (string, error) {
 	}
 	rest.SetValue(vcard.FieldVersion, firstOr([]string{d.card.Value(vcard.FieldVersion)}, Version4))
 	var buf bytes.Buffer
-	if err := vcard.NewEncoder(&buf).Encode(rest); err != nil {
+	if err := NewEncoder(&buf).Encode(rest); err != nil {
 		return "", fmt.Errorf("vcf: keep the card's other properties: %w", err)
 	}
 	return buf.String(), nil
 }
 
-// parseExtra reads a fragment that extra wrote.
+// parseExtra reads what extra wrote, followed by the RELATED that
+// keepRelated wrote and the store kept, each a fragment of its own: their
+// properties together.
 func parseExtra(fragment string) (vcard.Card, error) {
-	c, err := vcard.NewDecoder(strings.NewReader(fragment)).Decode()
-	if err != nil {
-		return nil, err
+	dec := vcard.NewDecoder(strings.NewReader(fragment))
+	all := vcard.Card{}
+	for {
+		c, err := dec.Decode()
+		if errors.Is(err, io.EOF) {
+			return all, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		delete(c, vcard.FieldVersion)
+		for k, fields := range c {
+			all[k] = append(all[k], fields...)
+		}
 	}
-	delete(c, vcard.FieldVersion)
-	return c, nil
 }

@@ -67,6 +67,7 @@ func Encode(c *store.Card, version string) vcard.Card {
 		}
 	}
 	e.photo(c.Photo)
+	e.related(c.Related)
 	e.extra(c.Extra)
 	e.set(vcard.FieldRevision, e.timestamp(Revision(c)))
 	return e.card

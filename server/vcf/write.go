@@ -1,42 +1,98 @@
 package vcf
 
 import (
-	"bytes"
+	"errors"
 	"io"
+	"sort"
+	"strings"
 
 	"github.com/emersion/go-vcard"
 )
 
-// Encoder writes cards as go-vcard's encoder does, but for one comma:
-// go-vcard escapes every comma of a value, as RFC 6350 asks of text, and
-// so wrote a 4.0 PHOTO's data: URI as data:image/jpeg;base64\,… , which is
-// no URI (RFC 6350 escapes no URI). Kith's own PHOTO goes out as it is;
-// base64 holds no other character that go-vcard escapes.
+// Encoder writes cards as go-vcard's Encoder does, but for parameter
+// values: one that holds a ; : , or " is written between double quotes
+// (RFC 6350 §5), where go-vcard would write it bare and end the parameter
+// (or the property's name) at its first ; or :. A relationship type's
+// name (X-KITH-TYPE) may hold any of them. And for a PHOTO's data: URI
+// (4.0's), whose comma go-vcard escapes as text's (base64\,), which no
+// client reads as a URI: RFC 6350 escapes no URI.
 type Encoder struct {
-	w   io.Writer
-	buf bytes.Buffer
+	w io.Writer
 }
 
 // NewEncoder returns an Encoder that writes to w.
 func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w} }
 
-// escapedPhoto is the start of Kith's 4.0 PHOTO as go-vcard writes it.
-var escapedPhoto = []byte("\r\n" + vcard.FieldPhoto + ":data:image/jpeg;base64\\,")
-
-// Encode writes one card.
-func (e *Encoder) Encode(c vcard.Card) error {
-	e.buf.Reset()
-	if err := vcard.NewEncoder(&e.buf).Encode(c); err != nil {
-		return err
+// Encode writes one card, which must have a VERSION: first, as RFC 6350
+// asks, then the other properties by name.
+func (e *Encoder) Encode(card vcard.Card) error {
+	version := card.Get(vcard.FieldVersion)
+	if version == nil {
+		return errors.New("vcf: a card without VERSION")
 	}
-	b := e.buf.Bytes()
-	if i := bytes.Index(b, escapedPhoto); i >= 0 {
-		comma := i + len(escapedPhoto) - 2 // the backslash before it
-		if _, err := e.w.Write(b[:comma]); err != nil {
-			return err
+	var b strings.Builder
+	b.WriteString("BEGIN:VCARD\r\n")
+	writeLine(&b, vcard.FieldVersion, version)
+	keys := make([]string, 0, len(card))
+	for k := range card {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.EqualFold(k, vcard.FieldVersion) {
+			continue
 		}
-		b = b[comma+1:]
+		for _, f := range card[k] {
+			writeLine(&b, k, f)
+		}
 	}
-	_, err := e.w.Write(b)
+	b.WriteString("END:VCARD\r\n")
+	_, err := io.WriteString(e.w, b.String())
 	return err
+}
+
+// valueEscaper escapes a property's value as go-vcard does (and reads);
+// uriEscaper a data: URI's, its comma aside.
+var (
+	valueEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, ",", `\,`)
+	uriEscaper   = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+)
+
+// value is a property's value as written.
+func value(key, v string) string {
+	if key == vcard.FieldPhoto && strings.HasPrefix(v, "data:") {
+		return uriEscaper.Replace(v)
+	}
+	return valueEscaper.Replace(v)
+}
+
+func writeLine(b *strings.Builder, key string, f *vcard.Field) {
+	if f.Group != "" {
+		b.WriteString(f.Group + ".")
+	}
+	b.WriteString(key)
+	names := make([]string, 0, len(f.Params))
+	for k := range f.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range f.Params[k] {
+			b.WriteString(";" + k + "=" + paramValue(v))
+		}
+	}
+	b.WriteString(":" + value(key, f.Value) + "\r\n")
+}
+
+// paramValue writes a parameter's value: bare when it can be, else
+// quoted. A backslash is doubled and a line break written \n, as go-vcard
+// does, which its reader undoes in either form; a " (which RFC 6868 would
+// write ^', as vcf does for the names it writes) becomes \", which
+// go-vcard's reader reads back.
+func paramValue(v string) string {
+	v = strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(v)
+	if !strings.ContainsAny(v, `;:,"`) {
+		return v
+	}
+	return `"` + strings.ReplaceAll(v, `"`, `\"`) + `"`
 }

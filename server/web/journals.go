@@ -47,6 +47,9 @@ type entryRow struct {
 	ID   int64
 	Date string
 	When string // "today", "2 days ago"; empty beyond a week
+	Href string // the day's page
+	// Written tells an entry with text from one without.
+	Written bool
 }
 
 // entryCount is "1 entry", "3 entries".
@@ -147,7 +150,7 @@ func (a *App) journalPage(c echo.Context, status int, j store.Journal, f journal
 	v := journalView{ID: j.ID, Name: j.Name, Count: entryCount(total), Entries: make([]entryRow, len(entries))}
 	for i, en := range entries {
 		t := time.Date(en.Year, time.Month(en.Month), en.Day, 0, 0, 0, 0, time.UTC)
-		v.Entries[i] = entryRow{ID: en.ID, Date: d.day(t)}
+		v.Entries[i] = entryRow{ID: en.ID, Date: d.day(t), Href: entryPath(j.ID, en.Year, en.Month, en.Day), Written: en.Body != ""}
 		if days := t.Sub(d.today).Hours() / 24; days >= -7 && days <= 7 {
 			v.Entries[i].When = d.relative(t)
 		}

@@ -106,12 +106,13 @@ func (a *App) handleVCardImport(c echo.Context) error {
 	body, err := transfer.VCardFile(c)
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
+		ctx, acct := c.Request().Context(), input.Account(c)
 		v.Skipped, err = transfer.DecodeVCards(body, a.store.Now(), func(batch []store.CardInput) error {
-			created, err := a.store.PutCards(c.Request().Context(), input.Account(c), batch)
+			created, err := a.store.PutCards(ctx, acct, batch)
 			v.Created += created
 			v.Updated += len(batch) - created
 			return err
-		})
+		}, func(links []store.CardLinks) error { return a.store.LinkCards(ctx, acct, links) })
 	}
 	if input.FieldErrors(err) != nil {
 		return a.importFailed(c, http.StatusUnprocessableEntity, "vcard", err)
