@@ -424,3 +424,34 @@ func TestPhotoInThePersonJSON(t *testing.T) {
 		t.Errorf("%d photos left after the person went", n)
 	}
 }
+
+// TestPhotoMerge: merging gives the kept person the other's photo when it
+// has none, and keeps its own otherwise; the other's goes with it.
+func TestPhotoMerge(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	pam, pamela := e.person(key, "first_name=Pam"), e.person(key, "first_name=Pamela")
+	e.setPhoto(key, pamela, phototest.PNG(phototest.Quadrants(40, 20)))
+	_, pamelas, _ := e.photoOf(key, pamela)
+	r := e.do(req{method: "POST", path: "/api/persons/" + pam + "/merge?person_id=" + pamela, key: key})
+	if r.code != 200 || !strings.Contains(r.body, `"has_photo":true`) {
+		t.Fatalf("merge: %d %s", r.code, r.body)
+	}
+	if _, got, _ := e.photoOf(key, pam); got != pamelas {
+		t.Errorf("the kept person's photo is %s, want the other's %s", got, pamelas)
+	}
+
+	jim, james := e.person(key, "first_name=Jim"), e.person(key, "first_name=James")
+	e.setPhoto(key, jim, phototest.GIF(phototest.Quadrants(8, 8)))
+	e.setPhoto(key, james, phototest.GIF(phototest.Quadrants(16, 8)))
+	_, jims, _ := e.photoOf(key, jim)
+	if r := e.do(req{method: "POST", path: "/api/persons/" + jim + "/merge?person_id=" + james, key: key}); r.code != 200 {
+		t.Fatalf("merge: %d %s", r.code, r.body)
+	}
+	if _, got, _ := e.photoOf(key, jim); got != jims {
+		t.Errorf("the kept person's own photo gave way: %s, want %s", got, jims)
+	}
+	if n := e.count(`SELECT count(*) FROM photos`); n != 2 {
+		t.Errorf("%d photos, want Pam's and Jim's", n)
+	}
+}
