@@ -68,6 +68,9 @@ func Encode(c *store.Card, version string) vcard.Card {
 	}
 	e.photo(c.Photo)
 	e.related(c.Related)
+	if len(c.Tags) > 0 {
+		e.set(vcard.FieldCategories, categoriesValue(c.Tags))
+	}
 	e.extra(c.Extra)
 	e.set(vcard.FieldRevision, e.timestamp(Revision(c)))
 	return e.card
@@ -282,8 +285,9 @@ func (e *encoder) photo(p *store.Photo) {
 const photoURI = "data:image/jpeg;base64,"
 
 // extra adds the properties kept from an imported card, unless Kith wrote
-// the same property itself. A PHOTO kept by an older Kith is left out:
-// the person's photo is the card's one PHOTO.
+// the same property itself. A PHOTO kept by an older Kith, and a
+// CATEGORIES kept before tags were read from cards, are left out: the
+// person's photo and tags are the card's.
 func (e *encoder) extra(fragment string) {
 	if fragment == "" {
 		return
@@ -292,6 +296,7 @@ func (e *encoder) extra(fragment string) {
 	if err != nil {
 		return // written by Kith, so never; an export goes on without it
 	}
+	delete(kept, vcard.FieldCategories)
 	delete(kept, vcard.FieldPhoto)
 	for key, fields := range kept {
 		if _, ours := e.card[key]; ours && !multiple[key] {
@@ -333,7 +338,7 @@ func (e *encoder) stillTrue(key string, f *vcard.Field) bool {
 var multiple = map[string]bool{
 	vcard.FieldEmail: true, vcard.FieldTelephone: true, vcard.FieldAddress: true, vcard.FieldURL: true,
 	"X-SOCIALPROFILE": true, "X-ABDATE": true, "X-ABLABEL": true, vcard.FieldIMPP: true,
-	vcard.FieldCategories: true, vcard.FieldRelated: true,
+	vcard.FieldRelated: true,
 }
 
 // convertField turns a kept LOGO (or a PHOTO, which Kith no longer keeps)

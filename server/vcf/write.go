@@ -10,12 +10,15 @@ import (
 )
 
 // Encoder writes cards as go-vcard's Encoder does, but for parameter
-// values: one that holds a ; : , or " is written between double quotes
-// (RFC 6350 §5), where go-vcard would write it bare and end the parameter
-// (or the property's name) at its first ; or :. A relationship type's
-// name (X-KITH-TYPE) may hold any of them. And for a PHOTO's data: URI
-// (4.0's), whose comma go-vcard escapes as text's (base64\,), which no
-// client reads as a URI: RFC 6350 escapes no URI.
+// values, CATEGORIES and a PHOTO's data: URI. A parameter value that holds
+// a ; : , or " is written between double quotes (RFC 6350 §5), where
+// go-vcard would write it bare and end the parameter (or the property's
+// name) at its first ; or :; a relationship type's name (X-KITH-TYPE) may
+// hold any of them.
+// CATEGORIES is written as it is, its list's escapes made already (see
+// categoriesValue), where go-vcard would escape its separators too. A
+// PHOTO's data: URI (4.0's) keeps its comma, which go-vcard escapes as a
+// text's (base64\,), and no client reads as a URI: RFC 6350 escapes none.
 type Encoder struct {
 	w io.Writer
 }
@@ -81,7 +84,11 @@ func writeLine(b *strings.Builder, key string, f *vcard.Field) {
 			b.WriteString(";" + k + "=" + paramValue(v))
 		}
 	}
-	b.WriteString(":" + value(key, f.Value) + "\r\n")
+	v := value(key, f.Value)
+	if strings.EqualFold(key, vcard.FieldCategories) {
+		v = lineBreaks.Replace(f.Value)
+	}
+	b.WriteString(":" + v + "\r\n")
 }
 
 // paramValue writes a parameter's value: bare when it can be, else
