@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"kith/server/photo/phototest"
 	"kith/store/storetest"
 )
 
@@ -24,7 +25,8 @@ import (
 // text the page shows after each step. It signs in, adds a person, gives
 // them a birthday and a phone number, adds a task and ticks it, tags them
 // and follows a tag's chip to the people who have it, relates them to
-// another person and follows the link to that one, finds the person by
+// another person and follows the link to that one, gives them a photo,
+// finds the person by
 // search, signs out, and fails to sign in with a wrong
 // password. On the way it takes screenshots of the dashboard and of a
 // person page at 360 and 1280 px wide: into $KITH_SCREENSHOTS when set
@@ -198,6 +200,20 @@ func TestWebBrowser(t *testing.T) {
 	b.click(`//section[@id="relationships"]//a[normalize-space()="Alan Turing"]`)
 	b.sees("h1", "Alan Turing")
 	b.sees("#relationships", "Grace Hopper", "mentee")
+
+	// A photo of Grace, shown beside her name and in the list.
+	b.open(grace)
+	face := filepath.Join(t.TempDir(), "grace.png")
+	if err := os.WriteFile(face, phototest.PNG(phototest.Quadrants(120, 80)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.openSection("photo")
+	b.do(chromedp.SetUploadFiles(chromedp.CSS("#photo-photo"), []string{face}))
+	b.submit("#photo-photo", "Save photo")
+	b.sees("main", "Photo saved.", "Remove photo")
+	b.loaded(".who img.face")
+	b.open("/people")
+	b.loaded(`img.face[src="` + grace + `/photo"]`)
 
 	// The dashboard: the birthdays ahead, the task due tomorrow and the
 	// overdue one (not the done one), and who is due for a call.
@@ -483,6 +499,16 @@ func (b *chrome) sendKeys(sel, text string) {
 func (b *chrome) setValue(sel, value string) {
 	b.t.Helper()
 	b.do(chromedp.SetValue(chromedp.CSS(sel), value))
+}
+
+// loaded fails the test unless the image the CSS selector finds has been
+// loaded and has pixels.
+func (b *chrome) loaded(sel string) {
+	b.t.Helper()
+	w, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`(document.querySelector(`+quoteJS(sel)+`) || {}).naturalWidth || 0`))
+	if err != nil || w == 0 {
+		b.t.Errorf("on %s, %s is not a loaded image: %v", b.path(), sel, err)
+	}
 }
 
 // optionValue is the value of the select's option that shows text.

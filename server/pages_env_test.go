@@ -1,6 +1,7 @@
 package server
 
 import (
+	"kith/server/photo/phototest"
 	"kith/server/web"
 	"net/http"
 	"net/http/httptest"
@@ -151,6 +152,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 	relative := e.person(key, "first_name=Walter")
 	relationship := jsonID(t, e.do(req{method: "POST", path: "/api/persons/" + person + "/relationships?relationship_type_id=" + relType + "&person_id=" + relative, key: key}))
 	e.do(req{method: "PUT", path: "/api/persons/" + person + "/tags?tags[]=Navy", key: key})
+	e.setPhoto(key, person, phototest.PNG(phototest.Quadrants(40, 20)))
 	return webRows{person: person, items: items, ids: map[string]string{
 		":person":       person,
 		":task":         items["tasks"],

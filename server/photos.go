@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -28,22 +27,10 @@ func (s *Server) handlePhotoShow(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderCacheControl, "private, no-cache")
 	h.Set("ETag", etag)
-	if noneMatch(c.Request().Header.Get("If-None-Match"), etag) {
+	if input.NoneMatch(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, "image/jpeg", p.JPEG)
-}
-
-// noneMatch tells whether an If-None-Match header names etag, or is *:
-// the weak comparison RFC 9110 (13.1.2) asks of it, W/ aside.
-func noneMatch(header, etag string) bool {
-	for _, tag := range strings.Split(header, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == "*" || tag == etag {
-			return true
-		}
-	}
-	return false
 }
 
 // handlePhotoUpdate makes the image sent the person's photo (see

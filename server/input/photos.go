@@ -31,6 +31,13 @@ func Photo(c echo.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return PhotoOf(raw)
+}
+
+// PhotoOf makes the JPEG Kith keeps of raw, the image sent (none when it
+// is empty), refused with the photo field's messages: Photo's second half,
+// for a form whose file its reader has already read (the web app's).
+func PhotoOf(raw []byte) ([]byte, error) {
 	if len(raw) == 0 {
 		return nil, Invalid("photo", MsgPhotoRequired)
 	}
@@ -92,4 +99,16 @@ func photoPart(r *http.Request) ([]byte, error) {
 			found = raw
 		}
 	}
+}
+
+// NoneMatch tells whether an If-None-Match header names etag, or is *:
+// the weak comparison RFC 9110 (13.1.2) asks of it, W/ aside.
+func NoneMatch(header, etag string) bool {
+	for _, tag := range strings.Split(header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == "*" || tag == etag {
+			return true
+		}
+	}
+	return false
 }

@@ -16,7 +16,11 @@ type face struct {
 }
 
 func faceOf(p store.Person) face {
-	return face{Initials: initials(p.FirstName, deref(p.LastName))}
+	f := face{Initials: initials(p.FirstName, deref(p.LastName))}
+	if p.HasPhoto {
+		f.Photo = "/people/" + itoa64(p.ID) + "/photo"
+	}
+	return f
 }
 
 // initials are the first letters of the first and last names, in upper

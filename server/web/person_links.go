@@ -7,8 +7,8 @@ import (
 )
 
 // links are the parts of a person's page that tie them to others: their
-// face beside their name, their relationships and their tags, each with
-// its form.
+// face beside their name (and its photo), their relationships and their
+// tags, each with its form.
 type links struct {
 	Face             face
 	Relationships    []relationshipRow
@@ -18,6 +18,8 @@ type links struct {
 	Retype   string
 	Tags     []string
 	TagsForm Form
+	// PhotoForm sends a new photo; the face says whether there is one.
+	PhotoForm Form
 }
 
 // personLinks reads the person's links; f is a form of them to draw again
@@ -26,6 +28,7 @@ func (a *App) personLinks(c echo.Context, per store.Person, f failed) (links, er
 	base := "/people/" + itoa64(per.ID)
 	l := links{Face: faceOf(per), Tags: per.Tags}
 	l.TagsForm = tagsForm(base, csrf(c)).Fill(formOr(f, "tags", tagsValue(per.Tags)))
+	l.PhotoForm = photoForm(base, csrf(c)).Fill(formOr(f, "photo", nil))
 	var err error
 	if l.Relationships, err = a.relationshipRows(c, per.ID); err != nil {
 		return links{}, err
