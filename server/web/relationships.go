@@ -62,13 +62,19 @@ func (a *App) relationshipForm(c echo.Context, per store.Person, f failed) (Form
 	name := store.FullName(per.FirstName, per.LastName)
 	who := Field{Name: "person_id", Label: "Person", Type: "select", Options: f.choices}
 	if f.form != "relationships" || f.choices == nil {
-		people, total, err := a.store.PersonsByName(ctx, acct, maxPersonChoices+1, 0)
+		// How many first, by an empty page: a large account's people are
+		// not read at all.
+		_, total, err := a.store.PersonsByName(ctx, acct, 0, 0)
 		if err != nil {
 			return Form{}, err
 		}
 		if total > maxPersonChoices {
 			who = Field{Name: "person", Label: "Person", Type: "text", Auto: "off", Hint: "Their name, as their page shows it."}
 		} else {
+			people, _, err := a.store.PersonsByName(ctx, acct, maxPersonChoices, 0)
+			if err != nil {
+				return Form{}, err
+			}
 			who.Options = personOptions(people, per.ID)
 		}
 	}
