@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -204,7 +205,11 @@ func TestWebBrowser(t *testing.T) {
 	// A photo of Grace, shown beside her name and in the list.
 	b.open(grace)
 	face := filepath.Join(t.TempDir(), "grace.png")
-	if err := os.WriteFile(face, phototest.PNG(phototest.Quadrants(120, 80)), 0o644); err != nil {
+	// A soft diagonal gradient, for the README's screenshots.
+	portrait := phototest.Image(120, 80, func(x, y int) color.NRGBA {
+		return color.NRGBA{uint8(90 + x), uint8(140 + y), uint8(160 - y/2), 255}
+	})
+	if err := os.WriteFile(face, phototest.PNG(portrait), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.openSection("photo")
