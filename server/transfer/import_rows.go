@@ -34,6 +34,10 @@ type docReader struct {
 	refs                []docRef
 	referred            map[docRef]bool // by field and id, where left empty
 	uids                map[string]bool
+	// accountTypes are the relationship types of a document without its
+	// own; rels what its relationships name, checked at the end.
+	accountTypes []store.RelationshipType
+	rels         docRelationships
 }
 
 // docRef is a row's reference to a gender or a task category.
@@ -54,7 +58,7 @@ func (r *docReader) refer(field string, id int64, where string) {
 
 func newDocReader(today time.Time, now int64) *docReader {
 	return &docReader{today: today, now: now, categories: map[int64]bool{}, genders: map[int64]bool{},
-		referred: map[docRef]bool{}, uids: map[string]bool{}}
+		referred: map[docRef]bool{}, uids: map[string]bool{}, rels: newDocRelationships()}
 }
 
 // fail records a failure, unless the document has enough already.
@@ -251,6 +255,7 @@ func (r *docReader) journalsOf(v any) []store.JournalRecord {
 				}
 				days[date] = true
 			}
+			en.Body = input.EntryBody(p)
 			en.CreatedAt, en.UpdatedAt = r.times(p)
 			return en
 		})
@@ -358,6 +363,7 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		i.CreatedAt, i.UpdatedAt = r.times(p)
 		return i
 	})
+	rec.Relationships = r.relationshipsOf(where, rec.UID, p.Value("relationships"))
 	return rec
 }
 
