@@ -102,6 +102,12 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	a.create(pp+"/contact-details?kind=social&network=mastodon&value=@michael@example.social&position=-1", token, "")
 	date := a.create(pp+"/important-dates?label=anniversary&date=--02-29&remind_yearly=1", token, "")
 	a.must(200, http.MethodPut, pp+"/stay-in-touch?every_days=30", token, "")
+	a.must(200, http.MethodPut, pp+"/tags", token, `{"tags":["Book club","Smith, Jones & Co"]}`)
+	_, body = a.must(200, http.MethodGet, "/api/tags", token, "")
+	var tags struct{ Data []struct{ ID int64 } }
+	if err := json.Unmarshal([]byte(body), &tags); err != nil || len(tags.Data) != 2 {
+		t.Fatalf("tags: %v %s", err, body)
+	}
 	interaction := a.create(pp+"/interactions?happened_on=2026-03-14&kind=call&note=Planned+the+trip", token, "")
 	a.must(200, http.MethodPut, "/api/me/reminders?send_at=07:45&days=10", token, "")
 	channel := a.create("/api/me/channels?kind=ntfy&url=https://ntfy.sh/michael&token=tk&enabled=0", token, "")
@@ -153,6 +159,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/me/calendar-feed", feedPath,
 		"/api/administration/relationship-types", "/api/administration/relationship-types/" + relType,
 		pp + "/relationships", "/api/persons/" + dwight + "/relationships",
+		"/api/tags", "/api/tags/" + fmt.Sprint(tags.Data[1].ID), "/api/persons?tag=book+club",
 	}
 	goneID, _ := strconv.ParseInt(gone, 10, 64)
 	carolKey, _ := strconv.ParseInt(strings.Split(carol, "|")[0], 10, 64)

@@ -8,7 +8,7 @@ import (
 
 // everything is a query string that passes the validation of every write
 // route, so that an answer other than 404 cannot come from bad input.
-const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1&kind=email&value=x@example.com&date=2020-01-01&remind_yearly=1&every_days=7&happened_on=2020-01-01&kind=call"
+const everything = "name=x&color=y&first_name=x&label=x&age_type=bracket&age_bracket=1-2&add_yearly_reminder=1&height=1&description=x&happened_at=2020-01-01&job_title=x&active=1&position=1&kind=email&value=x@example.com&date=2020-01-01&remind_yearly=1&every_days=7&happened_on=2020-01-01&kind=call&tags[]=x"
 
 // isolationMatrix lists every route that takes an id, by "METHOD path".
 // Each names the intruders it is tried with: "account" is a user of another
@@ -26,6 +26,11 @@ var isolationMatrix = map[string][]string{
 	"PATCH /api/persons/:person/age":                 {"account"},
 	"GET /api/persons/:person/vcard":                 {"account"},
 	"HEAD /api/persons/:person/vcard":                {"account"},
+	"PUT /api/persons/:person/tags":                  {"account"},
+	"GET /api/tags/:tag":                             {"account"},
+	"HEAD /api/tags/:tag":                            {"account"},
+	"PUT /api/tags/:tag":                             {"account"},
+	"DELETE /api/tags/:tag":                          {"account"},
 	"GET /api/persons/:person/tasks":                 {"account"},
 	"HEAD /api/persons/:person/tasks":                {"account"},
 	"POST /api/persons/:person/tasks":                {"account"},
@@ -188,6 +193,8 @@ func TestIsolationMatrix(t *testing.T) {
 	voided := strings.TrimPrefix(e.feed(adaKey), "/ical/")
 	feed := e.feed(adaKey) // voids the first
 	feedBefore := e.ics(feed, nil).body
+	tag := e.tagOf(adaKey, person, "Chess")
+	e.tagOf(bob, e.person(bob, "first_name=Bob6"), "Bob's")
 
 	snapshot := func() string {
 		var b strings.Builder
@@ -207,6 +214,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/stay-in-touch", "/api/persons/" + other + "/stay-in-touch",
 			"/api/administration/relationship-types", "/api/persons/" + person + "/relationships",
 			"/api/persons/" + third + "/relationships",
+			"/api/tags",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -247,6 +255,7 @@ func TestIsolationMatrix(t *testing.T) {
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
 			path = strings.NewReplacer(":log", logID, ":user", invited, ":channel", channel, ":feed", voided).Replace(path)
+			path = strings.NewReplacer(":tag", tag).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)

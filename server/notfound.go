@@ -36,6 +36,7 @@ var notFoundMessages = []struct {
 	{store.ErrCardNotFound, "Card not found."},
 	{store.ErrRelationshipTypeNotFound, "Relationship type not found."},
 	{store.ErrRelationshipNotFound, "Relationship not found."},
+	{store.ErrTagNotFound, "Tag not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -31,6 +32,7 @@ type personJSON struct {
 	CanBeDeleted       bool               `json:"can_be_deleted"`
 	IsListed           bool               `json:"is_listed"`
 	PhysicalAppearance map[string]*string `json:"physical_appearance"`
+	Tags               []string           `json:"tags"`
 	CreatedAt          int64              `json:"created_at"`
 	UpdatedAt          int64              `json:"updated_at"`
 }
@@ -49,6 +51,10 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 	for i, f := range store.AppearanceFields {
 		look[f] = p.Appearance[i]
 	}
+	tags := p.Tags
+	if tags == nil {
+		tags = []string{}
+	}
 	return personJSON{
 		ID: p.ID, Object: "person", Name: store.FullName(p.FirstName, p.LastName),
 		FirstName: p.FirstName, LastName: p.LastName, MiddleName: p.MiddleName, Nickname: p.Nickname,
@@ -56,7 +62,7 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 		Age:      ageOut(p.Age, today, loc),
 		HowWeMet: p.HowWeMet, Gender: (*personGenderJSON)(p.Gender),
 		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
-		PhysicalAppearance: look, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		PhysicalAppearance: look, Tags: tags, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 }
 
@@ -65,9 +71,10 @@ func (s *Server) personResponse(c echo.Context, status int, p store.Person) erro
 	return c.JSON(status, dataBody[personJSON]{personOut(p, today, loc)})
 }
 
-// handlePersonList lists the account's persons, or with ?q= those whose
+// handlePersonList lists the account's persons; with ?q= those whose
 // names, nickname or email address hold it (Kith's own: PeopleOS has no
-// search).
+// search), with ?tag= those who have that tag, with both those who match
+// both.
 func (s *Server) handlePersonList(c echo.Context) error {
 	p, err := input.ReadParams(c)
 	if err != nil {
@@ -75,19 +82,11 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	}
 	page, perPage := readPage(p)
 	q := p.Text("q", store.MaxSearchLength)
+	tag := input.TagFilter(p)
 	if err := p.Err(); err != nil {
 		return err
 	}
-	ctx, acct, offset := c.Request().Context(), input.Account(c), input.PageOffset(page, perPage)
-	var persons []store.Person
-	var total int64
-	var query url.Values
-	if q != nil {
-		persons, total, err = s.store.SearchPersons(ctx, acct, *q, perPage, offset)
-		query = url.Values{"q": {*q}}
-	} else {
-		persons, total, err = s.store.Persons(ctx, acct, perPage, offset)
-	}
+	persons, total, err := s.findPersons(c.Request().Context(), input.Account(c), q, tag, perPage, input.PageOffset(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -96,7 +95,26 @@ func (s *Server) handlePersonList(c echo.Context) error {
 	for i, per := range persons {
 		out[i] = personOut(per, today, loc)
 	}
+	query := url.Values{}
+	if q != nil {
+		query.Set("q", *q)
+	}
+	if tag != nil {
+		query.Set("tag", *tag)
+	}
 	return c.JSON(http.StatusOK, pageOfQuery(s.base(c)+"/api/persons", query, out, page, perPage, total, p.Sent("per_page")))
+}
+
+// findPersons is a page of the account's persons: those q finds, those
+// who have the tag, those who are both, or all when both are nil.
+func (s *Server) findPersons(ctx context.Context, acct int64, q, tag *string, limit, offset int64) ([]store.Person, int64, error) {
+	switch {
+	case tag != nil:
+		return s.store.TaggedPersons(ctx, acct, *tag, q, limit, offset)
+	case q != nil:
+		return s.store.SearchPersons(ctx, acct, *q, limit, offset)
+	}
+	return s.store.Persons(ctx, acct, limit, offset)
 }
 
 func (s *Server) handlePersonShow(c echo.Context) error {

@@ -156,7 +156,8 @@ func (s *Store) CardsChanged(ctx context.Context, accountID, since, afterID int6
 }
 
 // loadCards reads the account's persons that match where, by id, with
-// their details: one query a table, whatever the number of persons.
+// their details and tags: one query a table, whatever the number of
+// persons.
 func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limit int, args ...any) ([]Card, error) {
 	// The limit is written into the text, not bound: SQLite prepares a
 	// statement whose LIMIT is bound again at every run, which was 30% of
@@ -177,6 +178,7 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 	}
 	at := make(map[int64]*Card, len(cards))
 	for i := range cards {
+		cards[i].Tags = []string{}
 		at[cards[i].ID] = &cards[i]
 	}
 	// The same persons again, by a query of fixed text: a list of ids
@@ -198,6 +200,9 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		{`SELECT ` + workEntryColumns + ` FROM work_history` + in + ` AND active`,
 			rowInto(at, scanWorkEntry, func(w *WorkEntry) int64 { return w.PersonID },
 				func(c *Card, w WorkEntry) { c.Work = &w })},
+		{personTagsOf(`SELECT id FROM persons WHERE account_id = ? AND ` + where + ` ORDER BY id` + lim),
+			rowInto(at, scanPersonTag, func(pt *personTag) int64 { return pt.PersonID },
+				func(c *Card, pt personTag) { c.Tags = append(c.Tags, pt.Name) })},
 	}
 	for _, ch := range children {
 		if err := eachRow(ctx, tx, ch.query, append([]any{accountID}, args...), ch.row); err != nil {

@@ -33,7 +33,10 @@ type CardInput struct {
 	Note *string
 	// Work, when no active entry has its title and company, becomes the
 	// active entry; nil leaves the work history.
-	Work  *WorkEntryInput
+	Work *WorkEntryInput
+	// Tags, when not nil, replace the person's tags, by the rules of
+	// SetPersonTags (an empty list takes every tag off); nil leaves them.
+	Tags  []string
 	Extra string
 	// Related are the card's RELATED that name another card: each is kept
 	// with Extra until it is made a relationship (by PutCard at once; in
@@ -60,7 +63,7 @@ const NoteSeparator = "\n\n"
 // names are made too (see LinkCards), with the persons the account has.
 func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true)
+		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true, map[string]int64{})
 		if err != nil {
 			return err
 		}
@@ -78,8 +81,9 @@ func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, chec
 func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) (created int, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		created = 0
+		tagIDs := map[string]int64{}
 		for _, in := range ins {
-			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil, false)
+			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil, false, tagIDs)
 			if err != nil {
 				return err
 			}
@@ -94,8 +98,10 @@ func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) 
 
 // putCardTx is PutCard in tx; a card put alone (PutCard, not PutCards)
 // makes its relationships and is read back. A new card, the most of an
-// import, costs one lookup, one insert and one a detail.
-func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, alone bool) (c Card, created bool, err error) {
+// import, costs one lookup, one insert and one a detail. tagIDs caches the
+// account's tags for setTags.
+func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, alone bool,
+	tagIDs map[string]int64) (c Card, created bool, err error) {
 	in.Extra = WithKept(in)
 	if len(in.Details) > MaxContactDetails {
 		return Card{}, false, fmt.Errorf("store: card %s: %w", in.UID, ErrTooManyContactDetails)
@@ -139,6 +145,9 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 	}
 	if err == nil {
 		err = s.putCardWork(ctx, tx, accountID, personID, oldCard, in.Work)
+	}
+	if err == nil && in.Tags != nil {
+		err = s.setTags(ctx, tx, accountID, personID, in.Tags, tagIDs)
 	}
 	if err != nil || !alone {
 		return Card{}, created, err

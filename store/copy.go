@@ -20,6 +20,7 @@ var copyTables = []string{
 	"journals", "journal_entries", "logs", "invitations",
 	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels", "deleted_cards",
 	"relationship_types", "relationships",
+	"tags", "person_tags",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

@@ -37,7 +37,7 @@ func (s *Store) MergePersons(ctx context.Context, accountID, keptID, otherID int
 			return ErrPersonProtected
 		}
 		for _, move := range []func(context.Context, *txn, int64, int64) error{
-			moveOwned, moveWorkHistory, moveContactDetails, moveImportantDates, moveStayInTouch, moveRelationships,
+			moveOwned, moveWorkHistory, moveContactDetails, moveImportantDates, moveStayInTouch, moveRelationships, moveTags,
 		} {
 			if err := move(ctx, tx, keptID, otherID); err != nil {
 				return err

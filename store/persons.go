@@ -36,7 +36,10 @@ type Person struct {
 	CanBeDeleted, IsListed                                               bool
 	Age                                                                  Age
 	Appearance                                                           []*string // by AppearanceFields
-	CreatedAt, UpdatedAt                                                 int64
+	// Tags are the names of the person's tags, by name ignoring case, then
+	// tag id; nil where a read did not load them (an export's).
+	Tags                 []string
+	CreatedAt, UpdatedAt int64
 }
 
 // GenderRef is the part of a gender that a person shows.
@@ -161,38 +164,61 @@ func (s *Store) PersonsByName(ctx context.Context, accountID, limit, offset int6
 
 // persons is a page of the account's persons in order, a fixed ORDER BY.
 func (s *Store) persons(ctx context.Context, accountID int64, order string, limit, offset int64) ([]Person, int64, error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
+	return s.personPage(ctx, accountID, "", nil, order, limit, offset)
+}
+
+// personPage is a page of the account's persons that cond (" AND …" on
+// persons, with args; "" for all) picks, in order, and their total, in one
+// snapshot: three queries (the total, the page, its tags), whatever the
+// page's size.
+func (s *Store) personPage(ctx context.Context, accountID int64, cond string, args []any, order string, limit, offset int64) ([]Person, int64, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list persons: %w", err)
 	}
 	defer tx.end(ctx, false)
+	where := `account_id = ?` + cond
+	args = append([]any{accountID}, args...)
 	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE account_id = ?`, accountID).Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count persons: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+personColumns+` FROM persons
-		WHERE account_id = ? ORDER BY `+order+` LIMIT ? OFFSET ?`, accountID, limit, offset)
+	page := `FROM persons WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
+	args = append(args, limit, offset)
+	persons := []Person{}
+	err = eachRow(ctx, tx, `SELECT `+personColumns+` `+page, args, func(sc scanner) error {
+		var p Person
+		if err := scanPerson(sc, &p); err != nil {
+			return err
+		}
+		persons = append(persons, p)
+		return nil
+	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list persons: %w", err)
 	}
-	defer rows.Close()
-	persons := []Person{}
-	for rows.Next() {
-		var p Person
-		if err := scanPerson(rows, &p); err != nil {
-			return nil, 0, fmt.Errorf("store: scan person: %w", err)
-		}
-		persons = append(persons, p)
+	ptrs := make([]*Person, len(persons))
+	for i := range persons {
+		ptrs[i] = &persons[i]
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("store: list persons: %w", err)
+	// The same page again, by a query of fixed text: a list of ids would
+	// make a statement per length, which the statement cache keeps.
+	if err := loadTags(ctx, tx, ptrs, `SELECT id `+page, args...); err != nil {
+		return nil, 0, err
 	}
 	return persons, total, nil
 }
 
 // Person returns one of the account's persons.
 func (s *Store) Person(ctx context.Context, accountID, id int64) (Person, error) {
-	return getPerson(ctx, s.r, accountID, id)
+	p, err := getPerson(ctx, s.r, accountID, id)
+	if err != nil {
+		return Person{}, err
+	}
+	if err := loadTags(ctx, s.r, []*Person{&p}, `?`, id); err != nil {
+		return Person{}, err
+	}
+	return p, nil
 }
 
 func getPerson(ctx context.Context, q queryer, accountID, id int64) (Person, error) {
@@ -234,6 +260,7 @@ func (s *Store) CreatePerson(ctx context.Context, accountID int64, in PersonInpu
 		if err != nil {
 			return fmt.Errorf("store: create person: %w", err)
 		}
+		p.Tags = []string{}
 		return s.logAction(ctx, tx, "person_creation", "Created the person called "+FullName(p.FirstName, p.LastName))
 	})
 	return p, err
@@ -332,6 +359,9 @@ func (s *Store) updatePersonTx(ctx context.Context, tx *txn, accountID, id int64
 	}
 	if err != nil {
 		return Person{}, fmt.Errorf("store: update person: %w", err)
+	}
+	if err := loadTags(ctx, tx, []*Person{&p}, `?`, id); err != nil {
+		return Person{}, err
 	}
 	return p, nil
 }

@@ -46,8 +46,8 @@ func TestCreatePerson(t *testing.T) {
 		ID: p.ID, AccountID: me.AccountID, FirstName: "Jim", LastName: ptr("Halpert"), MiddleName: ptr("Duncan"),
 		Nickname: ptr("Big Tuna"), MaidenName: ptr("M"), Prefix: ptr("Mr"), Suffix: ptr("Jr"), HowWeMet: ptr("at work"),
 		MaritalStatus: "couple", KidsStatus: "has_kids", CanBeDeleted: false, IsListed: true,
-		Appearance: make([]*string, len(store.AppearanceFields)),
-		CreatedAt:  t0.Unix(), UpdatedAt: t0.Unix(),
+		Appearance: make([]*string, len(store.AppearanceFields)), Tags: []string{},
+		CreatedAt: t0.Unix(), UpdatedAt: t0.Unix(),
 	}
 	if p.ID <= 0 || !reflect.DeepEqual(p, want) {
 		t.Errorf("created\n%+v\nwant\n%+v", p, want)

@@ -16,8 +16,9 @@ func queries(s *Store, fn func()) int64 {
 }
 
 // TestListsAreOneQuery: a person's task list is one statement whether the
-// person has 5 tasks or 500, a page of persons is two (the page and its
-// total) whatever its size, and authenticating a key is one lookup.
+// person has 5 tasks or 500, a page of persons is three (the page, its
+// total and its persons' tags) whatever its size, and authenticating a key
+// is one lookup.
 func TestListsAreOneQuery(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
@@ -42,9 +43,22 @@ func TestListsAreOneQuery(t *testing.T) {
 			t.Errorf("listing %d tasks took %d queries (%d tasks, %v)", n, q, len(tasks), err)
 		}
 	}
+	var tagged []CardInput
+	for i := range 98 {
+		tagged = append(tagged, CardInput{UID: fmt.Sprint("t", i), FirstName: "T", Tags: []string{"b", fmt.Sprint("a", i)}})
+	}
+	if _, err := s.PutCards(ctx, u.AccountID, tagged); err != nil {
+		t.Fatal(err)
+	}
 	for _, limit := range []int64{1, 100} {
-		if q := queries(s, func() { _, _, err = s.Persons(ctx, u.AccountID, limit, 0) }); q != 2 || err != nil {
+		var page []Person
+		if q := queries(s, func() { page, _, err = s.Persons(ctx, u.AccountID, limit, 0) }); q != 3 || err != nil {
 			t.Errorf("a page of %d persons took %d queries (%v)", limit, q, err)
+		}
+		for _, p := range page {
+			if p.FirstName == "T" && (len(p.Tags) != 2 || p.Tags[1] != "b") || p.FirstName != "T" && len(p.Tags) != 0 {
+				t.Errorf("%s's tags %q", p.FirstName, p.Tags)
+			}
 		}
 	}
 	if q := queries(s, func() { _, err = s.Authenticate(ctx, token) }); q != 1 || err != nil {
@@ -109,7 +123,7 @@ func TestCalendarFeedIsFiveQueries(t *testing.T) {
 
 // TestCardQueries: a sync-collection with no change is one query, and a
 // page of cards is six (persons, contact details, dates, notes, jobs,
-// relationships) whether it holds 2 persons or 200.
+// relationships, tags) whether it holds 2 persons or 200.
 func TestCardQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
@@ -123,7 +137,7 @@ func TestCardQueries(t *testing.T) {
 		for i := range n {
 			ins = append(ins, CardInput{UID: fmt.Sprint(n, "-", i), FirstName: "P", Note: ptrTo("note"),
 				Details: []ContactDetailInput{{Kind: "email", Value: ptrTo("p@example.com")}},
-				Dates:   []ImportantDateInput{{Label: "met", Month: 1, Day: 2}}})
+				Dates:   []ImportantDateInput{{Label: "met", Month: 1, Day: 2}}, Tags: []string{"chess"}})
 			links = append(links, CardLinks{UID: fmt.Sprint(n, "-", i), Related: []CardRelated{{UID: fmt.Sprint(n, "-", (i+1)%n), Names: []string{"friend"}}}})
 		}
 		if _, err := s.PutCards(ctx, u.AccountID, ins); err != nil {
@@ -140,12 +154,17 @@ func TestCardQueries(t *testing.T) {
 			t.Errorf("no change took %d queries (%v)", q, err)
 		}
 		var cards []Card
-		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 6 || err != nil || len(cards) == 0 {
+		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 7 || err != nil || len(cards) == 0 {
 			t.Errorf("a page of %d cards took %d queries (%v)", len(cards), q, err)
 		}
 		// A ring of friends, the pair of two cards being one relationship.
 		if last := cards[len(cards)-1]; len(last.Related) != min(n-1, 2) || last.Related[0].Name != "friend" {
 			t.Errorf("the last card's relationships: %+v", last.Related)
+		}
+		for _, c := range cards {
+			if len(c.Tags) != 1 || c.Tags[0] != "chess" {
+				t.Errorf("card %s's tags %q", c.UID, c.Tags)
+			}
 		}
 	}
 }

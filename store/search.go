@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -17,29 +15,7 @@ const MaxSearchLength = 255
 // and how many there are. Case does not count, nor, on SQLite, accents.
 func (s *Store) SearchPersons(ctx context.Context, accountID int64, q string, limit, offset int64) ([]Person, int64, error) {
 	cond, arg := s.eng.searchPersons(q)
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: search persons: %w", err)
-	}
-	defer tx.end(ctx, false)
-	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE account_id = ? AND `+cond, accountID, arg).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("store: count found persons: %w", err)
-	}
-	persons := []Person{}
-	err = eachRow(ctx, tx, `SELECT `+personColumns+` FROM persons WHERE account_id = ? AND `+cond+`
-		ORDER BY id LIMIT ? OFFSET ?`, []any{accountID, arg, limit, offset}, func(sc scanner) error {
-		var p Person
-		if err := scanPerson(sc, &p); err != nil {
-			return err
-		}
-		persons = append(persons, p)
-		return nil
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: search persons: %w", err)
-	}
-	return persons, total, nil
+	return s.personPage(ctx, accountID, ` AND `+cond, []any{arg}, "id", limit, offset)
 }
 
 // likeEscaper escapes LIKE's wildcards, with \ as the escape.

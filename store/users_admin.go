@@ -203,7 +203,7 @@ var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "chan
 // each references accounts ON DELETE CASCADE.
 var accountRowTables = []string{"persons", "contact_details", "important_dates", "notes", "gifts", "life_events",
 	"work_history", "tasks", "interactions", "stay_in_touch", "task_categories", "genders", "journals",
-	"journal_entries", "deleted_cards", "logs", "relationship_types", "relationships"}
+	"journal_entries", "tags", "person_tags", "deleted_cards", "logs", "relationship_types", "relationships"}
 
 // UserDeletionOf tells what DeleteUser would delete for this email, and
 // deletes nothing.

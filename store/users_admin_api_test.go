@@ -42,6 +42,11 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 		if p.FirstName == "Gone" { // a card deleted, for deleted_cards
 			wantErr(t, s.DeletePerson(ctx, u.AccountID, p.ID), nil)
 		}
+		if p.FirstName == "Full" { // tags and person_tags
+			if _, err := s.SetPersonTags(ctx, u.AccountID, p.ID, []string{"Chess"}); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	types, err := s.RelationshipTypes(ctx, u.AccountID)
 	if err != nil || len(types) == 0 {

@@ -72,7 +72,7 @@ func (b *backend) DeleteAddressBook(context.Context, string) error {
 func object(u User, c *store.Card) (carddav.AddressObject, error) {
 	card := vcf.Encode(c, vcf.Version3)
 	var buf bytes.Buffer
-	if err := vcard.NewEncoder(&buf).Encode(card); err != nil {
+	if err := vcf.NewEncoder(&buf).Encode(card); err != nil {
 		return carddav.AddressObject{}, err
 	}
 	return carddav.AddressObject{

@@ -15,6 +15,7 @@
 package dav
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/xml"
@@ -32,6 +33,7 @@ import (
 	"github.com/emersion/go-webdav"
 	"github.com/emersion/go-webdav/carddav"
 
+	"kith/server/vcf"
 	"kith/store"
 )
 
@@ -214,6 +216,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && r.Method == http.MethodPut:
 		h.servePut(w, r)
 		return
+	case p != bookPath(u) && path.Dir(p)+"/" == bookPath(u) && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		h.serveGet(w, r)
+		return
 	}
 	h.carddav.ServeHTTP(w, r)
 }
@@ -299,6 +304,29 @@ func writeError(w http.ResponseWriter, err error) {
 	http.Error(w, status.msg, status.code)
 }
 
+// serveGet answers a card, as go-webdav would but for its text, which
+// vcf's Encoder writes: go-vcard's would make CATEGORIES one name.
+func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
+	b := &backend{h: h}
+	c, err := b.cardAt(r.Context(), r.URL.Path)
+	if err != nil {
+		writeError(w, h.fail(r.Context(), err))
+		return
+	}
+	var buf bytes.Buffer
+	if err := vcf.NewEncoder(&buf).Encode(vcf.Encode(&c, vcf.Version3)); err != nil {
+		writeError(w, h.fail(r.Context(), err))
+		return
+	}
+	w.Header().Set("Content-Type", vcard.MIMEType)
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Header().Set("ETag", `"`+etag(c.Seq)+`"`)
+	w.Header().Set("Last-Modified", time.Unix(vcf.Revision(&c), 0).UTC().Format(http.TimeFormat))
+	if r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
 // servePut creates or replaces a card, and answers its new ETag: 201
 // when it made the card, 204 when it replaced one (go-webdav answered 201
 // for both).
@@ -307,7 +335,7 @@ func (h *Handler) servePut(w http.ResponseWriter, r *http.Request) {
 		writeError(w, httpError(http.StatusUnsupportedMediaType, "a card is sent as text/vcard"))
 		return
 	}
-	card, err := vcard.NewDecoder(r.Body).Decode()
+	card, err := vcf.NewDecoder(r.Body).Decode()
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

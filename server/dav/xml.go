@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emersion/go-vcard"
-
 	"kith/server/vcf"
 	"kith/store"
 )
@@ -300,7 +298,7 @@ func cardProps(ref store.CardRef, card *store.Card) map[xml.Name]string {
 	}
 	if card != nil {
 		var buf bytes.Buffer
-		if err := vcard.NewEncoder(&buf).Encode(vcf.Encode(card, vcf.Version3)); err == nil {
+		if err := vcf.NewEncoder(&buf).Encode(vcf.Encode(card, vcf.Version3)); err == nil {
 			have[xml.Name{Space: nsCardDAV, Local: "address-data"}] = escapeText(buf.String())
 		}
 	}

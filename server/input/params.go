@@ -46,10 +46,7 @@ type badText struct{}
 // does not parse is a 400, one over the limit a 413.
 func ReadParams(c echo.Context) (*Params, error) {
 	r := c.Request()
-	p := &Params{values: make(map[string]any)}
-	for k, vs := range r.URL.Query() {
-		p.values[k] = vs[len(vs)-1] // the last one, as PHP reads a repeated key
-	}
+	p := &Params{values: lastValues(r.URL.Query())}
 	body, err := readBody(r)
 	if err != nil {
 		return nil, err
@@ -57,12 +54,27 @@ func ReadParams(c echo.Context) (*Params, error) {
 	for k, v := range body {
 		p.values[k] = v
 	}
-	for k, v := range p.values {
-		if s, ok := v.(string); ok && !utf8.ValidString(s) {
-			p.values[k] = badText{}
+	markBadBytes(p.values)
+	return p, nil
+}
+
+// markBadBytes replaces each string of a query or form that is not UTF-8,
+// an array's elements too, with badText.
+func markBadBytes(values map[string]any) {
+	for k, v := range values {
+		switch v := v.(type) {
+		case string:
+			if !utf8.ValidString(v) {
+				values[k] = badText{}
+			}
+		case []any:
+			for i, e := range v {
+				if s, ok := e.(string); ok && !utf8.ValidString(s) {
+					v[i] = badText{}
+				}
+			}
 		}
 	}
-	return p, nil
 }
 
 func readBody(r *http.Request) (map[string]any, error) {
@@ -140,8 +152,25 @@ func markBadText(raw []byte, obj map[string]any) {
 		return // decoded once already: cannot happen
 	}
 	for k, lit := range lits {
-		if len(lit) > 0 && lit[0] == '"' && !cleanJSONString(lit) {
+		switch {
+		case len(lit) > 0 && lit[0] == '"' && !cleanJSONString(lit):
 			obj[k] = badText{}
+		case len(lit) > 0 && lit[0] == '[':
+			markBadElements(lit, obj[k])
+		}
+	}
+}
+
+// markBadElements is markBadText for the strings of an array.
+func markBadElements(lit json.RawMessage, v any) {
+	var elems []json.RawMessage
+	arr, ok := v.([]any)
+	if !ok || json.Unmarshal(lit, &elems) != nil || len(elems) != len(arr) {
+		return // decoded once already: cannot happen
+	}
+	for i, e := range elems {
+		if len(e) > 0 && e[0] == '"' && !cleanJSONString(e) {
+			arr[i] = badText{}
 		}
 	}
 }
@@ -188,12 +217,31 @@ func escapedUnit(lit []byte, i int) (rune, bool) {
 	return rune(n), err == nil
 }
 
+// lastValues reads a query or form as PHP does: a repeated key is its last
+// value, and key[] repeated is the array key, in order (a lone empty
+// key[]= is the empty array, the only way a form says one). An array
+// wins over a plain value of the same key.
 func lastValues(form map[string][]string) map[string]any {
 	m := make(map[string]any, len(form))
 	for k, vs := range form {
-		if len(vs) > 0 {
-			m[k] = vs[len(vs)-1]
+		if _, isArray := strings.CutSuffix(k, "[]"); len(vs) > 0 && !isArray {
+			if _, taken := m[k]; !taken {
+				m[k] = vs[len(vs)-1]
+			}
 		}
+	}
+	for k, vs := range form {
+		name, isArray := strings.CutSuffix(k, "[]")
+		if !isArray || name == "" {
+			continue
+		}
+		arr := make([]any, 0, len(vs))
+		if len(vs) != 1 || vs[0] != "" {
+			for _, v := range vs {
+				arr = append(arr, v)
+			}
+		}
+		m[name] = arr
 	}
 	return m
 }
@@ -408,6 +456,51 @@ func (p *Params) Date(key string) *time.Time {
 	return &t
 }
 
+// Strings reads an array of strings: a JSON array, or key[] repeated in a
+// query or form. It must be present (an empty string or null is not),
+// have at most maxItems elements, and each be a string of at most maxLen
+// characters after trimming; an element is named key.N (from 0) in its
+// errors. Elements are trimmed, and empty ones left out. On a failure it
+// records every one and returns nil; past maxItems, only that one, since
+// a body may hold a great many.
+func (p *Params) Strings(key string, maxItems, maxLen int) []string {
+	if _, _, present := p.Scalar(key); !present {
+		if !p.Failed(key) {
+			p.Fail(key, "The "+Attr(key)+" field must be present.")
+		}
+		return nil
+	}
+	arr, ok := p.values[key].([]any)
+	switch {
+	case !ok:
+		p.Fail(key, "The "+Attr(key)+" field must be an array.")
+		return nil
+	case len(arr) > maxItems:
+		p.Fail(key, fmt.Sprintf("The %s field must not have more than %d items.", Attr(key), maxItems))
+		return nil
+	}
+	out := make([]string, 0, len(arr))
+	failed := false
+	for i, v := range arr {
+		elem := key + "." + strconv.Itoa(i)
+		switch v := v.(type) {
+		case string:
+			if s := p.checkText(elem, strings.TrimSpace(v), maxLen, oneLine); s != nil {
+				out = append(out, *s)
+			}
+		case badText:
+			p.Fail(elem, "The "+Attr(elem)+" field format is invalid.")
+		default:
+			p.Fail(elem, "The "+Attr(elem)+" field must be a string.")
+		}
+		failed = failed || p.Failed(elem)
+	}
+	if failed {
+		return nil
+	}
+	return out
+}
+
 // Sent reports whether the request carries key at all, even empty or null:
 // a PATCH tells "leave it" (not sent) from "clear it" (sent empty).
 func (p *Params) Sent(key string) bool {
@@ -501,11 +594,7 @@ func ParseForm(c echo.Context) error {
 // FormParams are a posted form's fields, read by the API's own getters.
 func FormParams(c echo.Context) *Params {
 	p := &Params{values: lastValues(c.Request().PostForm)}
-	for k, v := range p.values {
-		if s, ok := v.(string); ok && !utf8.ValidString(s) {
-			p.values[k] = badText{}
-		}
-	}
+	markBadBytes(p.values)
 	return p
 }
 

@@ -69,7 +69,7 @@ func utf8Text(raw []byte) []byte {
 // Once every card is put, link gets the relationships that cards ask for
 // (RELATED), which may name cards of any page, before or after their own.
 func DecodeVCards(r io.Reader, now time.Time, put func([]store.CardInput) error, link func([]store.CardLinks) error) ([]VCardSkip, error) {
-	dec := vcard.NewDecoder(r)
+	dec := vcf.NewDecoder(r)
 	cards, skipped := make([]store.CardInput, 0, VCardPage), []VCardSkip{}
 	var links []store.CardLinks
 	seen := 0

@@ -44,7 +44,8 @@ type decoder struct {
 	relatedFields []*vcard.Field
 }
 
-// Decode reads a card into what Kith keeps of a person. The error says why
+// Decode reads a card, as a Decoder read it, into what Kith keeps of a
+// person. The error says why
 // the card cannot be a person: no name, or a name too long. A property
 // Kith cannot read into a field (an email that is no address, 30
 // February) is kept with the others it has no field for, in Extra.
@@ -64,6 +65,7 @@ func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
 	d.note()
 	d.work()
 	d.related()
+	d.tags()
 	extra, err := d.extra()
 	if err == nil {
 		err = d.keepRelated()
@@ -127,8 +129,10 @@ func (d *decoder) take(f *vcard.Field) {
 var unescape = strings.NewReplacer(`\;`, ";", `\:`, ":", `\N`, "\n").Replace
 
 // cleanText is one-line text, trimmed, or "" when there is none.
-func cleanText(s string) string {
-	s = unescape(s)
+func cleanText(s string) string { return oneLine(unescape(s)) }
+
+// oneLine is s with its tabs and line breaks made spaces, trimmed.
+func oneLine(s string) string {
 	return strings.TrimSpace(strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '
@@ -540,6 +544,26 @@ func (d *decoder) work() {
 		}
 	}
 	d.in.Work = w
+}
+
+// tags reads the CATEGORIES as the person's tags: every name of every
+// one, trimmed, but for empty ones and those too long for a tag. A card
+// with a CATEGORIES gives the person its tags, none when it names none;
+// a card without leaves them.
+func (d *decoder) tags() {
+	lists := d.card[vcard.FieldCategories]
+	if len(lists) == 0 {
+		return
+	}
+	d.in.Tags = []string{}
+	for _, f := range lists {
+		for _, name := range splitCategories(f.Value) {
+			if name = oneLine(name); name != "" && utf8.RuneCountInString(name) <= store.MaxTagLength {
+				d.in.Tags = append(d.in.Tags, name)
+			}
+		}
+		d.take(f)
+	}
 }
 
 // written are the properties each export writes anew.

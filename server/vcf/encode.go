@@ -66,6 +66,9 @@ func Encode(c *store.Card, version string) vcard.Card {
 		}
 	}
 	e.related(c.Related)
+	if len(c.Tags) > 0 {
+		e.set(vcard.FieldCategories, categoriesValue(c.Tags))
+	}
 	e.extra(c.Extra)
 	e.set(vcard.FieldRevision, e.timestamp(Revision(c)))
 	return e.card
@@ -263,7 +266,8 @@ func appleLabel(label string) string {
 }
 
 // extra adds the properties kept from an imported card, unless Kith wrote
-// the same property itself.
+// the same property itself. A CATEGORIES kept before tags were read from
+// cards is left out: the tags are the card's categories.
 func (e *encoder) extra(fragment string) {
 	if fragment == "" {
 		return
@@ -272,6 +276,7 @@ func (e *encoder) extra(fragment string) {
 	if err != nil {
 		return // written by Kith, so never; an export goes on without it
 	}
+	delete(kept, vcard.FieldCategories)
 	for key, fields := range kept {
 		if _, ours := e.card[key]; ours && !multiple[key] {
 			if f := fields[0]; e.stillTrue(key, f) {
@@ -312,7 +317,7 @@ func (e *encoder) stillTrue(key string, f *vcard.Field) bool {
 var multiple = map[string]bool{
 	vcard.FieldEmail: true, vcard.FieldTelephone: true, vcard.FieldAddress: true, vcard.FieldURL: true,
 	"X-SOCIALPROFILE": true, "X-ABDATE": true, "X-ABLABEL": true, vcard.FieldIMPP: true,
-	vcard.FieldCategories: true, vcard.FieldRelated: true,
+	vcard.FieldRelated: true,
 }
 
 // convertField turns a kept PHOTO (or LOGO) into the form of the version

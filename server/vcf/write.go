@@ -10,10 +10,12 @@ import (
 )
 
 // Encoder writes cards as go-vcard's Encoder does, but for parameter
-// values: one that holds a ; : , or " is written between double quotes
-// (RFC 6350 §5), where go-vcard would write it bare and end the parameter
-// (or the property's name) at its first ; or :. A relationship type's
-// name (X-KITH-TYPE) may hold any of them.
+// values and CATEGORIES. A parameter value that holds a ; : , or " is
+// written between double quotes (RFC 6350 §5), where go-vcard would write
+// it bare and end the parameter (or the property's name) at its first ;
+// or :; a relationship type's name (X-KITH-TYPE) may hold any of them.
+// CATEGORIES is written as it is, its list's escapes made already (see
+// categoriesValue), where go-vcard would escape its separators too.
 type Encoder struct {
 	w io.Writer
 }
@@ -67,7 +69,11 @@ func writeLine(b *strings.Builder, key string, f *vcard.Field) {
 			b.WriteString(";" + k + "=" + paramValue(v))
 		}
 	}
-	b.WriteString(":" + valueEscaper.Replace(f.Value) + "\r\n")
+	value := valueEscaper.Replace(f.Value)
+	if strings.EqualFold(key, vcard.FieldCategories) {
+		value = lineBreaks.Replace(f.Value)
+	}
+	b.WriteString(":" + value + "\r\n")
 }
 
 // paramValue writes a parameter's value: bare when it can be, else
