@@ -22,9 +22,10 @@ const sampleExport = `{"kith_export":1,"exported_at":1767225600,
 	{"id":22,"name":"Nonbinary","position":4,"created_at":1700000000,"updated_at":1700000000}],
 "relationship_types":[{"name":"parent","name_reverse":"child","group":"family","created_at":1700000000,"updated_at":1700000000},
 	{"name":"pal","name_reverse":"pal","group":"friend","created_at":1700000000,"updated_at":1700000300}],
+"tags":[{"name":"Work","created_at":1700000000,"updated_at":1700000000},{"name":"Unused, for now","created_at":1700000000,"updated_at":1700000500}],
 "journals":[{"name":"Travels","created_at":1700000000,"updated_at":1700000000,"entries":[{"year":2025,"month":7,"day":14,"body":"Lisbon.\nTram 28.","created_at":1700000000,"updated_at":1700000000}]}],
 "persons":[
-{"uid":"urn:uuid:1","first_name":"Ada","last_name":"Lovelace","gender_id":22,"can_be_deleted":false,
+{"uid":"urn:uuid:1","first_name":"Ada","last_name":"Lovelace","gender_id":22,"can_be_deleted":false,"tags":["work","Chess"],
  "age":{"age_type":"exact","age_year":1985,"age_month":12,"age_day":10,"add_yearly_reminder":true},
  "physical_appearance":{"height":"170 cm"},"vcard_extra":"X-A:b\r\n","created_at":1700000000,"updated_at":1700000500,
  "stay_in_touch":{"every_days":30,"since_on":"2025-01-01","created_at":1700000000,"updated_at":1700000000},
@@ -55,7 +56,8 @@ func TestExportImportCommands(t *testing.T) {
 	os.WriteFile(sample, []byte(sampleExport), 0o600)
 	code, out, errOut := kith("import", "--email", "ADA@example.com", "--from", sample)
 	if code != 0 || !strings.Contains(out, "imported into account 1 of ada@example.com:") || !strings.Contains(out, "persons             2") ||
-		!strings.Contains(out, "relationship types  2") || !strings.Contains(out, "relationships       2") || !strings.Contains(out, "merged by name      2") {
+		!strings.Contains(out, "relationship types  2") || !strings.Contains(out, "relationships       2") || !strings.Contains(out, "tags                3") ||
+		!strings.Contains(out, "merged by name      2") {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
 
@@ -83,7 +85,8 @@ func TestExportImportCommands(t *testing.T) {
 		`"estimated_at":1700000000`, `"since_on":"2025-01-01"`, `"timezone":"America/New_York"`, `"send_at":"06:45","days":3`,
 		`"relationship_types":[{"name":"parent","name_reverse":"child","group":"family","created_at":1700000000,"updated_at":1700000000},{"name":"pal",`,
 		`"type":"pal","type_reverse":"pal","group":"friend","person_uid":"urn:uuid:2","created_at":1700000400,"updated_at":1700000400}`,
-		`"body":"Lisbon.\nTram 28."`} {
+		`"body":"Lisbon.\nTram 28."`, `"tags":["Chess","Work"]`,
+		`{"name":"Unused, for now","created_at":1700000000,"updated_at":1700000500}`} {
 		if !strings.Contains(second, frag) {
 			t.Errorf("the export lacks %s", frag)
 		}

@@ -11,7 +11,8 @@ import (
 // fillPeople gives the account of key what contract-people adds, for the
 // round trip of an export: a relationship type of its own and a default
 // renamed, relationships made on either of their persons (the first made
-// on the later person, so that the import must keep their order), and
+// on the later person, so that the import must keep their order), tags
+// (one renamed, one that no person has any more, one with a comma), and
 // text in a journal entry.
 func (e *env) fillPeople(key, ada, grace, alan, journal string) {
 	e.t.Helper()
@@ -36,6 +37,15 @@ func (e *env) fillPeople(key, ada, grace, alan, journal string) {
 	relate(ada, godparent, grace)
 	relate(grace, partner, alan)
 	e.send(key, "PUT", "/api/journals/"+journal+"/entries/2025/7/14", `{"body":"Lisbon: the wedding of Σοφία.\nTram 28 after."}`)
+
+	e.send(key, "PUT", "/api/persons/"+ada+"/tags", `{"tags":["Work","Smith, Jones & Co","chess"]}`)
+	e.send(key, "PUT", "/api/persons/"+grace+"/tags", `{"tags":["WORK","Ünïcode"]}`)
+	e.send(key, "PUT", "/api/persons/"+ada+"/tags", `{"tags":["Work","Smith, Jones & Co"]}`) // chess stays, with no one
+	for _, v := range e.do(req{method: "GET", path: "/api/tags", key: key}).json(e.t)["data"].([]any) {
+		if tag := v.(map[string]any); tag["name"] == "Ünïcode" {
+			e.send(key, "PUT", fmt.Sprint("/api/tags/", tag["id"]), `{"name":"Book club"}`)
+		}
+	}
 }
 
 // samePeopleAnswers compares what the routes of contract-people answer
@@ -76,6 +86,15 @@ func (e *env) samePeopleAnswers(t *testing.T, a, b string) {
 	same(func(string) string { return "/api/administration/relationship-types" }, one, one)
 	persons := func(key string) []string { return ids(key, "/api/persons?per_page=100") }
 	same(func(id string) string { return "/api/persons/" + id + "/relationships" }, persons(a), persons(b))
+	tags := func(key string) []string { return ids(key, "/api/tags") }
+	if n := len(tags(a)); n != 4 {
+		t.Errorf("%d tags, want 4", n)
+	}
+	same(func(string) string { return "/api/tags" }, one, one)
+	same(func(id string) string { return "/api/tags/" + id }, tags(a), tags(b))
+	for _, name := range []string{"work", "Smith, Jones & Co", "book CLUB", "chess"} {
+		same(func(string) string { return "/api/persons?tag=" + url.QueryEscape(name) }, one, one)
+	}
 	journals := func(key string) []string { return ids(key, "/api/journals") }
 	for _, q := range []string{"", "?q=" + url.QueryEscape("ΣΟΦΊΑ"), "?q=tram"} {
 		same(func(id string) string { return "/api/journals/" + id + "/entries" + q }, journals(a), journals(b))
@@ -253,5 +272,59 @@ func TestImportEntryBody(t *testing.T) {
 	r := e.do(req{method: "GET", path: fmt.Sprint("/api/journals/", id, "/entries?q=", url.QueryEscape("üNÏ")), key: key})
 	if !strings.Contains(r.body, `"body":"Ünïcode\nline two"`) || !strings.Contains(r.body, `"total":1`) {
 		t.Errorf("q over the imported text: %s", r.body)
+	}
+}
+
+// TestImportTags: the document's tags are read as a rename takes a tag's
+// name, a person's as a PUT of their tags takes them (any number of
+// them); names equal ignoring case are one tag, the first; a tag that a
+// prune left merges with the document's of its name.
+func TestImportTags(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	imp := func(body string) req { return req{method: "POST", path: "/api/import", key: key, body: body} }
+	long := strings.Repeat("é", 51)
+	e.run(t, []scenario{
+		{"a person's tag over 50 characters", imp(`{"kith_export":1,"persons":[{"first_name":"A","tags":["ok","` + long + `"]}]}`), 422,
+			[]string{`"persons.0.tags.1":["persons.0: The tags.1 field must not be greater than 50 characters."]`}},
+		{"a tag of the account over 50 characters", imp(`{"kith_export":1,"tags":[{"name":"` + long + `"}]}`), 422,
+			[]string{`"tags.0.name":["tags.0: The name field must not be greater than 50 characters."]`}},
+		{"a tag without a name", imp(`{"kith_export":1,"tags":[{"name":"  "}]}`), 422,
+			[]string{`"tags.0.name":["tags.0: The name field is required."]`}},
+		{"a person's tags not an array", imp(`{"kith_export":1,"persons":[{"first_name":"A","tags":"Work"}]}`), 422,
+			[]string{`"persons.0.tags":["persons.0: The tags field must be an array."]`}},
+		{"a person's tag not a string", imp(`{"kith_export":1,"persons":[{"first_name":"A","tags":[7]}]}`), 422,
+			[]string{`"persons.0.tags.0":["persons.0: The tags.0 field must be a string."]`}},
+	})
+	if n := e.count(`SELECT count(*) FROM tags`); n != 0 {
+		t.Errorf("%d tags after refusals", n)
+	}
+
+	// A tag that its person's deletion left, as a prune does.
+	left := e.person(key, "first_name=Gone")
+	e.send(key, "PUT", "/api/persons/"+left+"/tags", `{"tags":["book club"]}`)
+	e.send(key, "DELETE", "/api/persons/"+left, "")
+	many := make([]string, 120)
+	for i := range many {
+		many[i] = fmt.Sprintf("%q", fmt.Sprint("t", i))
+	}
+	r := e.do(imp(`{"kith_export":1,"tags":[{"name":"Work","created_at":1700000000,"updated_at":1700000100},{"name":"work","created_at":1600000000},
+		{"name":"Book Club","created_at":1700000200,"updated_at":1700000300}],
+		"persons":[{"first_name":"A","tags":["WORK"," Chess ","","chess"]},{"first_name":"B","tags":[` + strings.Join(many, ",") + `]}]}`))
+	if r.code != 200 || !strings.Contains(r.body, `"tags":122,"merged":1`) {
+		t.Fatalf("%d %s", r.code, r.body)
+	}
+	tags := map[string]string{}
+	for _, v := range e.do(req{method: "GET", path: "/api/tags", key: key}).json(t)["data"].([]any) {
+		tag := v.(map[string]any)
+		tags[tag["name"].(string)] = fmt.Sprintf("%.0f %.0f %.0f", tag["persons_count"], tag["created_at"], tag["updated_at"])
+	}
+	if len(tags) != 123 || tags["Work"] != "1 1700000000 1700000100" || tags["Book Club"] != "0 1700000200 1700000300" ||
+		!strings.HasPrefix(tags["Chess"], "1 ") || tags["t119"] == "" {
+		t.Errorf("tags: %d, Work %q, Book Club %q, Chess %q", len(tags), tags["Work"], tags["Book Club"], tags["Chess"])
+	}
+	a := e.do(req{method: "GET", path: "/api/persons?tag=work", key: key})
+	if !strings.Contains(a.body, `"tags":["Chess","Work"]`) || !strings.Contains(a.body, `"total":1`) {
+		t.Errorf("A's tags: %s", a.body)
 	}
 }

@@ -70,6 +70,7 @@ type importJSON struct {
 	JournalEntries    int    `json:"journal_entries"`
 	RelationshipTypes int    `json:"relationship_types"`
 	Relationships     int    `json:"relationships"`
+	Tags              int    `json:"tags"`
 	Merged            int    `json:"merged"`
 }
 
@@ -116,5 +117,5 @@ func (s *Server) handleImport(c echo.Context) error {
 		Gifts: n.Gifts, LifeEvents: n.LifeEvents, WorkHistory: n.WorkHistory, Tasks: n.Tasks,
 		Interactions: n.Interactions, StayInTouch: n.StayInTouch, TaskCategories: n.TaskCategories,
 		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries,
-		RelationshipTypes: n.RelationshipTypes, Relationships: n.Relationships, Merged: n.Merged}})
+		RelationshipTypes: n.RelationshipTypes, Relationships: n.Relationships, Tags: n.Tags, Merged: n.Merged}})
 }

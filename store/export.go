@@ -10,7 +10,8 @@ import (
 // PersonRecord is a person with everything of theirs, as an export reads
 // it and an import writes it. Person.Gender and each task's Category name
 // a gender and a category by id, of the account when read, of the
-// document (see AccountImport) when written.
+// document (see AccountImport) when written; Person.Tags name tags by
+// name, ignoring case when written.
 type PersonRecord struct {
 	Person
 	UID        *string // the card's UID, kept across export and import so that a phone's contact stays itself
@@ -124,6 +125,11 @@ func (r *AccountReader) RelationshipTypes(ctx context.Context) ([]RelationshipTy
 		scanRelationshipType)
 }
 
+// Tags lists the account's tags by id, those no person has among them.
+func (r *AccountReader) Tags(ctx context.Context) ([]Tag, error) {
+	return readAll(ctx, r, `SELECT `+tagColumns+` FROM tags WHERE account_id = ? ORDER BY id`, scanTag)
+}
+
 // Journals lists the account's journals by id, each with its entries by
 // id.
 func (r *AccountReader) Journals(ctx context.Context) ([]JournalRecord, error) {
@@ -190,6 +196,10 @@ const (
 		c.id, c.name, c.color
 		FROM tasks t LEFT JOIN task_categories c ON c.id = t.task_category_id
 		WHERE +t.account_id = ? AND t.person_id BETWEEN ? AND ? ORDER BY t.person_id, t.id`
+	// batchTags reads the tags of the batch's persons, in the order of the
+	// person's JSON.
+	batchTags = `SELECT ` + personTagColumns + ` FROM person_tags pt JOIN tags t ON t.id = pt.tag_id
+		WHERE +pt.account_id = ? AND pt.person_id BETWEEN ? AND ? ORDER BY pt.person_id, t.name_key, t.id`
 	// batchRelationships reads the relationships stored on the batch's
 	// persons, with the names of their types and the other persons' UIDs.
 	batchRelationships = `SELECT r.id, r.person_id, t.name, t.name_reverse, t.group_name, o.uid, r.created_at, r.updated_at
@@ -245,6 +255,8 @@ func (r *AccountReader) Persons(ctx context.Context, afterID int64, limit int) (
 			func(p *PersonRecord, t Task) { p.Tasks = append(p.Tasks, t) })},
 		{batchInteractions, rowInto(at, scanInteraction, func(in *Interaction) int64 { return in.PersonID },
 			func(p *PersonRecord, in Interaction) { p.Interactions = append(p.Interactions, in) })},
+		{batchTags, rowInto(at, scanPersonTag, func(pt *personTag) int64 { return pt.PersonID },
+			func(p *PersonRecord, pt personTag) { p.Tags = append(p.Tags, pt.Name) })},
 		{batchRelationships, rowInto(at, scanRelationshipRecord, func(rel *RelationshipRecord) int64 { return rel.PersonID },
 			func(p *PersonRecord, rel RelationshipRecord) { p.Relationships = append(p.Relationships, rel) })},
 		{batchStayInTouch, func(sc scanner) error {

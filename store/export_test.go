@@ -13,5 +13,5 @@ var BatchQueries = map[string]string{
 	"contact_details": batchContactDetails, "important_dates": batchImportantDates, "notes": batchNotes,
 	"gifts": batchGifts, "life_events": batchLifeEvents, "work_history": batchWorkHistory,
 	"interactions": batchInteractions, "stay_in_touch": batchStayInTouch, "tasks": batchTasks,
-	"relationships": batchRelationships,
+	"relationships": batchRelationships, "tags": batchTags,
 }

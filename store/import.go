@@ -28,7 +28,10 @@ type AccountImport struct {
 	// relationship has yet, would otherwise stand beside the document's.
 	// Nil keeps the account's, which the relationships then name.
 	RelationshipTypes []RelationshipType
-	Journals          []JournalRecord
+	// Tags are the account's tags, those no person has among them; a
+	// person's Tags name them, or new ones, ignoring case.
+	Tags     []Tag
+	Journals []JournalRecord
 	// Persons calls add for each person in turn, and returns the first
 	// error add returns: the persons are read as they are written, not
 	// held all at once.
@@ -38,10 +41,11 @@ type AccountImport struct {
 // ImportCounts are the rows an import wrote.
 type ImportCounts struct {
 	Persons, ContactDetails, ImportantDates, Notes, Gifts, LifeEvents, WorkHistory, Tasks, Interactions,
-	StayInTouch, TaskCategories, Genders, Journals, JournalEntries, RelationshipTypes, Relationships int
-	// Merged counts the categories, genders and journals that took the
-	// place of one of the account's of the same name (a new account's
-	// defaults) rather than being added beside it.
+	StayInTouch, TaskCategories, Genders, Journals, JournalEntries, RelationshipTypes, Relationships, Tags int
+	// Merged counts the categories, genders, journals and tags that took
+	// the place of one of the account's of the same name (a new account's
+	// defaults; the tags that a prune left) rather than being added beside
+	// it.
 	Merged int
 }
 
@@ -93,6 +97,8 @@ type importer struct {
 	// first of each; uids the persons written, by the document's UID.
 	relationshipTypes map[RelationshipTypeInput]int64
 	uids              map[string]int64
+	// tags are the account's tags by FoldTag key.
+	tags map[string]int64
 	// relationships wait until every person is in, since they name persons
 	// that may come later in the document.
 	relationships []pendingRelationship
@@ -157,6 +163,9 @@ func (im *importer) run(ctx context.Context, userID int64, in AccountImport) err
 	}
 	if err := im.relationshipTypesOf(ctx, in.RelationshipTypes); err != nil {
 		return fmt.Errorf("store: import relationship types: %w", err)
+	}
+	if err := im.tagsOf(ctx, in.Tags); err != nil {
+		return fmt.Errorf("store: import tags: %w", err)
 	}
 	journals, err := im.namedRows(ctx, `SELECT id, name FROM journals WHERE account_id = ? ORDER BY id`)
 	if err != nil {
@@ -373,6 +382,9 @@ func (im *importer) person(ctx context.Context, p *PersonRecord) error {
 	}
 	if err := im.holdRelationships(id, p.Relationships); err != nil {
 		return err
+	}
+	if err := im.personTags(ctx, id, p.Tags); err != nil {
+		return fmt.Errorf("tags: %w", err)
 	}
 	return im.children(ctx, id, p)
 }

@@ -41,6 +41,7 @@ type (
 		TaskCategories    []exportCategory         `json:"task_categories"`
 		Genders           []exportGender           `json:"genders"`
 		RelationshipTypes []exportRelationshipType `json:"relationship_types"`
+		Tags              []exportTag              `json:"tags"`
 		Journals          []exportJournal          `json:"journals"`
 	}
 	exportSettings struct {
@@ -71,6 +72,12 @@ type (
 		Group       string `json:"group"`
 		CreatedAt   int64  `json:"created_at"`
 		UpdatedAt   int64  `json:"updated_at"`
+	}
+	// exportTag is one of the account's tags, which persons name.
+	exportTag struct {
+		Name      string `json:"name"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt int64  `json:"updated_at"`
 	}
 	exportJournal struct {
 		Name      string        `json:"name"`
@@ -115,6 +122,7 @@ type (
 		WorkHistory        []exportWorkEntry     `json:"work_history"`
 		Tasks              []exportTask          `json:"tasks"`
 		Interactions       []exportInteraction   `json:"interactions"`
+		Tags               []string              `json:"tags"`
 		Relationships      []exportRelationship  `json:"relationships"`
 	}
 	// exportAge has the fields of its kind only, as PATCH …/age takes
@@ -321,6 +329,13 @@ func readHead(ctx context.Context, r *store.AccountReader, userID, now int64) (e
 	h.RelationshipTypes = rowsOf(types, func(t store.RelationshipType) exportRelationshipType {
 		return exportRelationshipType{Name: t.Name, NameReverse: t.NameReverse, Group: t.Group, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	})
+	tags, err := r.Tags(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.Tags = rowsOf(tags, func(t store.Tag) exportTag {
+		return exportTag{Name: t.Name, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	})
 	journals, err := r.Journals(ctx)
 	if err != nil {
 		return h, err
@@ -398,6 +413,7 @@ func exportPersonOf(p *store.PersonRecord) exportPerson {
 		return exportInteraction{HappenedOn: in.HappenedOn, Kind: in.Kind, Note: in.Note,
 			CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 	})
+	out.Tags = rowsOf(p.Tags, func(name string) string { return name })
 	out.Relationships = rowsOf(p.Relationships, func(rel store.RelationshipRecord) exportRelationship {
 		return exportRelationship{ID: rel.ID, Type: rel.Type.Name, TypeReverse: rel.Type.NameReverse, Group: rel.Type.Group,
 			PersonUID: rel.OtherUID, CreatedAt: rel.CreatedAt, UpdatedAt: rel.UpdatedAt}

@@ -91,7 +91,7 @@ func (r *docReader) head(doc io.ReaderAt, size int64) (store.AccountImport, erro
 				r.fail("persons", "The persons field must be an array.")
 			}
 			return err
-		case "kith_export", "settings", "task_categories", "genders", "relationship_types", "journals":
+		case "kith_export", "settings", "task_categories", "genders", "relationship_types", "tags", "journals":
 			var v any
 			if err := dec.Decode(&v); err != nil {
 				return notJSON(err)
@@ -122,6 +122,7 @@ func (r *docReader) head(doc io.ReaderAt, size int64) (store.AccountImport, erro
 	in.TaskCategories = r.categoriesOf(top.Value("task_categories"))
 	in.Genders = r.gendersOf(top.Value("genders"))
 	in.RelationshipTypes = r.relationshipTypesOf(top.Value("relationship_types"))
+	in.Tags = r.tagsOf(top.Value("tags"))
 	in.Journals = r.journalsOf(top.Value("journals"))
 	r.checkRefs()
 	r.checkRelationships(in.RelationshipTypes)

@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -285,6 +286,11 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		r.uids[*rec.UID] = true
 	}
 	rec.VCardExtra = p.Verbatim("vcard_extra", maxVCardExtra) // kept as it is, line breaks and all
+	if p.Value("tags") != nil {
+		// No bound on their number: a vCard or a merge gives a person more
+		// than the hundred a PUT of their tags takes.
+		rec.Tags = p.Strings("tags", math.MaxInt, store.MaxTagLength)
+	}
 	rec.CreatedAt, rec.UpdatedAt = r.times(p)
 	r.done(where, p)
 
@@ -365,6 +371,16 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 	})
 	rec.Relationships = r.relationshipsOf(where, rec.UID, p.Value("relationships"))
 	return rec
+}
+
+// tagsOf reads the account's tags with the rules of a tag's rename; two
+// names equal ignoring case are one tag, the first (see store's tagsOf).
+func (r *docReader) tagsOf(v any) []store.Tag {
+	return docRows(r, "tags", v, func(w string, p *input.Params) store.Tag {
+		t := store.Tag{Name: input.TagName(p)}
+		t.CreatedAt, t.UpdatedAt = r.times(p)
+		return t
+	})
 }
 
 // age reads a person's age as PATCH …/age takes it, and estimated_at,
