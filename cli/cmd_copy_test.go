@@ -22,6 +22,7 @@ import (
 	"kith/rate"
 	"kith/server"
 	"kith/server/mail"
+	"kith/server/photo/phototest"
 	"kith/store"
 	"kith/store/storetest"
 )
@@ -108,6 +109,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	if err := json.Unmarshal([]byte(body), &tags); err != nil || len(tags.Data) != 2 {
 		t.Fatalf("tags: %v %s", err, body)
 	}
+	a.must(200, http.MethodPut, pp+"/photo", token, string(phototest.PNG(phototest.Quadrants(40, 20))))
 	interaction := a.create(pp+"/interactions?happened_on=2026-03-14&kind=call&note=Planned+the+trip", token, "")
 	a.must(200, http.MethodPut, "/api/me/reminders?send_at=07:45&days=10", token, "")
 	channel := a.create("/api/me/channels?kind=ntfy&url=https://ntfy.sh/michael&token=tk&enabled=0", token, "")
@@ -150,7 +152,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		pp + "/work-history", pp + "/work-history/" + work,
 		pp + "/contact-details", pp + "/contact-details/" + detail,
 		pp + "/important-dates", pp + "/important-dates/" + date, pp + "/stay-in-touch",
-		pp + "/interactions", pp + "/interactions/" + interaction,
+		pp + "/interactions", pp + "/interactions/" + interaction, pp + "/photo",
 		"/api/administration/task-categories", "/api/administration/task-categories/" + cat,
 		"/api/administration/genders", "/api/administration/genders/" + gender,
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",
@@ -202,9 +204,10 @@ func (a *api) close() {
 
 func (a *api) do(method, path, token, body string) (int, string) {
 	r := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
+	if strings.HasPrefix(body, "{") {
 		r.Header.Set("Content-Type", "application/json")
-	}
+	} // any other body goes without a type: a photo's bytes
+
 	r.Header.Set("Accept", "application/json")
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"kith/server/photo/phototest"
 )
 
 // everything is a query string that passes the validation of every write
@@ -24,6 +26,10 @@ var isolationMatrix = map[string][]string{
 	"POST /api/persons/:person/merge":                {"account"},
 	"PATCH /api/persons/:person/physical-appearance": {"account"},
 	"PATCH /api/persons/:person/age":                 {"account"},
+	"GET /api/persons/:person/photo":                 {"account"},
+	"HEAD /api/persons/:person/photo":                {"account"},
+	"PUT /api/persons/:person/photo":                 {"account"},
+	"DELETE /api/persons/:person/photo":              {"account"},
 	"GET /api/persons/:person/vcard":                 {"account"},
 	"HEAD /api/persons/:person/vcard":                {"account"},
 	"PUT /api/persons/:person/tags":                  {"account"},
@@ -183,6 +189,8 @@ func TestIsolationMatrix(t *testing.T) {
 	relationship := fmt.Sprint(e.do(req{method: "POST", path: "/api/persons/" + person + "/relationships?relationship_type_id=" + relType + "&person_id=" + third,
 		key: adaKey}).json(t)["data"].(map[string]any)["id"])
 	e.do(req{method: "POST", path: "/api/administration/relationship-types?name=Bob's", key: bob})
+	e.setPhoto(adaKey, person, phototest.PNG(phototest.Quadrants(40, 20))) // for DELETE to find, and PUT to leave
+	e.setPhoto(bob, e.person(bob, "first_name=Bob6"), phototest.GIF(phototest.Quadrants(8, 8)))
 	journal := e.journal(adaKey, "Ada's")
 	logID := fmt.Sprint(e.count(`SELECT max(id) FROM logs`)) // Ada's, of the journal's creation
 	e.journal(bob, "Bob's")
@@ -215,6 +223,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/administration/relationship-types", "/api/persons/" + person + "/relationships",
 			"/api/persons/" + third + "/relationships",
 			"/api/tags",
+			"/api/persons/" + person + "/photo",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)

@@ -15,6 +15,7 @@ import (
 
 	"kith/rate"
 	"kith/server/input"
+	"kith/server/photo"
 	"kith/server/transfer"
 	"kith/store"
 )
@@ -255,10 +256,12 @@ func (s *Server) ownPath(next echo.HandlerFunc) echo.HandlerFunc {
 // not a 413.
 const maxEntryRequestBytes = 2 << 20
 
-// bodyLimits are the routes that read more than input.MaxBodyBytes.
+// bodyLimits are the routes that read more than input.MaxBodyBytes. A
+// photo's route reads a body on PUT alone (GET and DELETE read none).
 var bodyLimits = map[string]int64{"/api/import": transfer.MaxImportBytes, "/api/import/vcard": maxVCardImportBytes,
 	"/settings/import": transfer.MaxImportBytes, "/settings/import/vcard": maxVCardImportBytes,
-	"/api/journals/:journal/entries/:year/:month/:day": maxEntryRequestBytes, "/journals/:journal/:year/:month/:day": maxEntryRequestBytes}
+	"/api/journals/:journal/entries/:year/:month/:day": maxEntryRequestBytes, "/journals/:journal/:year/:month/:day": maxEntryRequestBytes,
+	"/api/persons/:person/photo": photo.MaxBytes}
 
 // limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.

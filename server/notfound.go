@@ -37,6 +37,7 @@ var notFoundMessages = []struct {
 	{store.ErrRelationshipTypeNotFound, "Relationship type not found."},
 	{store.ErrRelationshipNotFound, "Relationship not found."},
 	{store.ErrTagNotFound, "Tag not found."},
+	{store.ErrPhotoNotFound, "Photo not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

@@ -48,6 +48,7 @@ var storeNotFound = map[string]struct {
 	"ErrRelationshipTypeNotFound": {store.ErrRelationshipTypeNotFound, "Relationship type not found."},
 	"ErrRelationshipNotFound":     {store.ErrRelationshipNotFound, "Relationship not found."},
 	"ErrTagNotFound":              {store.ErrTagNotFound, "Tag not found."},
+	"ErrPhotoNotFound":            {store.ErrPhotoNotFound, "Photo not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

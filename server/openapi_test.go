@@ -36,6 +36,7 @@ var apiDoc = sync.OnceValues(func() (*openapi3.T, error) {
 var apiRouter = sync.OnceValues(func() (routers.Router, error) {
 	// A vCard file is a body the validator takes as it is.
 	openapi3filter.RegisterBodyDecoder("text/vcard", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("image/jpeg", openapi3filter.FileBodyDecoder) // a photo
 	doc, err := apiDoc()
 	if err != nil {
 		return nil, err

@@ -33,6 +33,7 @@ type personJSON struct {
 	IsListed           bool               `json:"is_listed"`
 	PhysicalAppearance map[string]*string `json:"physical_appearance"`
 	Tags               []string           `json:"tags"`
+	HasPhoto           bool               `json:"has_photo"`
 	CreatedAt          int64              `json:"created_at"`
 	UpdatedAt          int64              `json:"updated_at"`
 }
@@ -62,7 +63,7 @@ func personOut(p store.Person, today time.Time, loc *time.Location) personJSON {
 		Age:      ageOut(p.Age, today, loc),
 		HowWeMet: p.HowWeMet, Gender: (*personGenderJSON)(p.Gender),
 		MaritalStatus: p.MaritalStatus, KidsStatus: p.KidsStatus, CanBeDeleted: p.CanBeDeleted, IsListed: p.IsListed,
-		PhysicalAppearance: look, Tags: tags, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		PhysicalAppearance: look, Tags: tags, HasPhoto: p.HasPhoto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 }
 

@@ -28,12 +28,12 @@ func TestPersonShape(t *testing.T) {
 	}
 	p := keysOf(t, r.json(t)["data"], "id", "object", "name", "first_name", "last_name", "middle_name", "nickname",
 		"maiden_name", "prefix", "suffix", "age", "how_we_met", "gender", "marital_status", "kids_status",
-		"can_be_deleted", "is_listed", "physical_appearance", "tags", "created_at", "updated_at")
+		"can_be_deleted", "is_listed", "physical_appearance", "tags", "has_photo", "created_at", "updated_at")
 	now := float64(e.clock.Now().Unix())
 	if tags, ok := p["tags"].([]any); !ok || len(tags) != 0 {
 		t.Errorf("tags %v, want []", p["tags"])
 	}
-	if p["object"] != "person" || p["name"] != "Michael Scott" || p["nickname"] != "Mike" || p["middle_name"] != nil ||
+	if p["object"] != "person" || p["name"] != "Michael Scott" || p["nickname"] != "Mike" || p["middle_name"] != nil || p["has_photo"] != false ||
 		p["can_be_deleted"] != true || p["is_listed"] != true || p["created_at"] != now || p["updated_at"] != now {
 		t.Errorf("person: %s", r.body)
 	}

@@ -45,6 +45,7 @@ type Card struct {
 	Notes   []Note          // oldest first
 	Work    *WorkEntry      // the active entry, nil for none
 	Related []CardRelation  // the person's relationships, from either side, by id
+	Photo   *Photo          // nil for none
 }
 
 // ErrCardNotFound is a UID that names no person of the account.
@@ -203,6 +204,9 @@ func loadCards(ctx context.Context, tx *txn, accountID int64, where string, limi
 		{personTagsOf(`SELECT id FROM persons WHERE account_id = ? AND ` + where + ` ORDER BY id` + lim),
 			rowInto(at, scanPersonTag, func(pt *personTag) int64 { return pt.PersonID },
 				func(c *Card, pt personTag) { c.Tags = append(c.Tags, pt.Name) })},
+		{`SELECT ` + photoColumns + ` FROM photos` + in,
+			rowInto(at, scanPhoto, func(p *Photo) int64 { return p.PersonID },
+				func(c *Card, p Photo) { c.Photo = &p })},
 	}
 	for _, ch := range children {
 		if err := eachRow(ctx, tx, ch.query, append([]any{accountID}, args...), ch.row); err != nil {

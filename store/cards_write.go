@@ -36,8 +36,15 @@ type CardInput struct {
 	Work *WorkEntryInput
 	// Tags, when not nil, replace the person's tags, by the rules of
 	// SetPersonTags (an empty list takes every tag off); nil leaves them.
-	Tags  []string
-	Extra string
+	Tags []string
+	// Photo, a JPEG made of the card's PHOTO (server/photo), replaces the
+	// person's photo; nil leaves it. PhotoSource is the digest (PhotoSum)
+	// of the image the card carried: a card that carries the person's
+	// photo as Kith gave it (a phone saving an edited contact) leaves the
+	// photo as it is, rather than making it again a generation worse.
+	Photo       []byte
+	PhotoSource string
+	Extra       string
 	// Related are the card's RELATED that name another card: each is kept
 	// with Extra until it is made a relationship (by PutCard at once; in
 	// an import, by LinkCards once every card is in).
@@ -148,6 +155,9 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 	}
 	if err == nil && in.Tags != nil {
 		err = s.setTags(ctx, tx, accountID, personID, in.Tags, tagIDs)
+	}
+	if err == nil && in.Photo != nil && (oldCard == nil || oldCard.Photo == nil || oldCard.Photo.SHA256 != in.PhotoSource) {
+		err = putPhoto(ctx, tx, accountID, personID, in.Photo, s.now())
 	}
 	if err != nil || !alone {
 		return Card{}, created, err

@@ -38,6 +38,7 @@ func (s *Store) MergePersons(ctx context.Context, accountID, keptID, otherID int
 		}
 		for _, move := range []func(context.Context, *txn, int64, int64) error{
 			moveOwned, moveWorkHistory, moveContactDetails, moveImportantDates, moveStayInTouch, moveRelationships, moveTags,
+			movePhoto,
 		} {
 			if err := move(ctx, tx, keptID, otherID); err != nil {
 				return err
@@ -143,6 +144,17 @@ func moveWorkHistory(ctx context.Context, tx *txn, keptID, otherID int64) error 
 
 // moveStayInTouch moves the other's cadence when the kept person has none;
 // otherwise the other's goes with it.
+// movePhoto gives the kept person the other's photo when it has none;
+// the kept person's own stays otherwise, and the other's goes with it.
+func movePhoto(ctx context.Context, tx *txn, keptID, otherID int64) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE photos SET person_id = ?
+		WHERE person_id = ? AND NOT EXISTS (SELECT 1 FROM photos k WHERE k.person_id = ?)`,
+		keptID, otherID, keptID); err != nil {
+		return fmt.Errorf("store: merge photo: %w", err)
+	}
+	return nil
+}
+
 func moveStayInTouch(ctx context.Context, tx *txn, keptID, otherID int64) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE stay_in_touch SET person_id = ?
 		WHERE person_id = ? AND NOT EXISTS (SELECT 1 FROM stay_in_touch k WHERE k.person_id = ?)`,

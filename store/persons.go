@@ -40,6 +40,7 @@ type Person struct {
 	// tag id; nil where a read did not load them (an export's).
 	Tags                 []string
 	CreatedAt, UpdatedAt int64
+	HasPhoto             bool // whether the person has a photo
 }
 
 // GenderRef is the part of a gender that a person shows.
@@ -117,7 +118,8 @@ var personColumns = `id, account_id, first_name, last_name, middle_name, nicknam
 	how_we_met, marital_status, kids_status, can_be_deleted, is_listed,
 	age_type, age_year, age_month, age_day, estimated_age, estimated_at, age_bracket, yearly_reminder,
 	` + strings.Join(AppearanceFields, ", ") + `, created_at, updated_at,
-	gender_id, (SELECT g.name FROM genders g WHERE g.id = persons.gender_id)`
+	gender_id, (SELECT g.name FROM genders g WHERE g.id = persons.gender_id),
+	EXISTS (SELECT 1 FROM photos ph WHERE ph.person_id = persons.id)`
 
 func scanPerson(sc scanner, p *Person) error {
 	p.Appearance = make([]*string, len(AppearanceFields))
@@ -130,7 +132,7 @@ func scanPerson(sc scanner, p *Person) error {
 	}
 	var genderID sql.NullInt64
 	var genderName sql.NullString
-	if err := sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt, &genderID, &genderName)...); err != nil {
+	if err := sc.Scan(append(dest, &p.CreatedAt, &p.UpdatedAt, &genderID, &genderName, &p.HasPhoto)...); err != nil {
 		return err
 	}
 	if genderID.Valid {

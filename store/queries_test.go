@@ -122,8 +122,8 @@ func TestCalendarFeedIsFiveQueries(t *testing.T) {
 }
 
 // TestCardQueries: a sync-collection with no change is one query, and a
-// page of cards is six (persons, contact details, dates, notes, jobs,
-// relationships, tags) whether it holds 2 persons or 200.
+// page of cards is eight (persons, contact details, dates, notes, jobs,
+// relationships, tags, photos) whether it holds 2 persons or 200.
 func TestCardQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
@@ -154,7 +154,7 @@ func TestCardQueries(t *testing.T) {
 			t.Errorf("no change took %d queries (%v)", q, err)
 		}
 		var cards []Card
-		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 7 || err != nil || len(cards) == 0 {
+		if q := queries(s, func() { cards, err = s.Cards(ctx, u.AccountID, 0, 200) }); q != 8 || err != nil || len(cards) == 0 {
 			t.Errorf("a page of %d cards took %d queries (%v)", len(cards), q, err)
 		}
 		// A ring of friends, the pair of two cards being one relationship.

@@ -202,7 +202,7 @@ var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "chan
 // accountRowTables are the tables of an account's rows, by account_id;
 // each references accounts ON DELETE CASCADE.
 var accountRowTables = []string{"persons", "contact_details", "important_dates", "notes", "gifts", "life_events",
-	"work_history", "tasks", "interactions", "stay_in_touch", "task_categories", "genders", "journals",
+	"work_history", "tasks", "interactions", "stay_in_touch", "photos", "task_categories", "genders", "journals",
 	"journal_entries", "tags", "person_tags", "deleted_cards", "logs", "relationship_types", "relationships"}
 
 // UserDeletionOf tells what DeleteUser would delete for this email, and

@@ -42,7 +42,10 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 		if p.FirstName == "Gone" { // a card deleted, for deleted_cards
 			wantErr(t, s.DeletePerson(ctx, u.AccountID, p.ID), nil)
 		}
-		if p.FirstName == "Full" { // tags and person_tags
+		if p.FirstName == "Full" { // tags and person_tags, photos
+			if _, err := s.SetPhoto(ctx, u.AccountID, p.ID, []byte("a JPEG")); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := s.SetPersonTags(ctx, u.AccountID, p.ID, []string{"Chess"}); err != nil {
 				t.Fatal(err)
 			}

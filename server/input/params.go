@@ -108,6 +108,19 @@ func readBody(r *http.Request) (map[string]any, error) {
 	return nil, nil // other types carry no parameters we read
 }
 
+// ReadAll is io.ReadAll that makes room for size bytes at once when the
+// size is known (a request's Content-Length, which limitBody has held to
+// the route's limit): a body of 10 MiB is read into one buffer, not into a
+// series of doubling ones that hold twice as much for a moment.
+func ReadAll(r io.Reader, size int64) ([]byte, error) {
+	var b bytes.Buffer
+	if size > 0 {
+		b.Grow(int(size) + bytes.MinRead) // MinRead: room to see the EOF
+	}
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
+}
+
 // BodyError is ErrBodyTooLarge when reading stopped at the limit, else def.
 func BodyError(err error, def *Error) error {
 	var mbe *http.MaxBytesError

@@ -156,7 +156,7 @@ func VCardFile(c echo.Context) (io.Reader, error) {
 	r := c.Request()
 	mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
 	if mt != echo.MIMEMultipartForm {
-		raw, err := io.ReadAll(r.Body)
+		raw, err := input.ReadAll(r.Body, r.ContentLength)
 		if err != nil {
 			return nil, input.BodyError(err, input.ErrInvalidForm)
 		}

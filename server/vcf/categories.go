@@ -64,9 +64,10 @@ var lineBreaks = strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\n`)
 // each CATEGORIES as it is written, for Decode to split.
 type Decoder struct{ dec *vcard.Decoder }
 
-// NewDecoder returns a Decoder that reads from r.
+// NewDecoder returns a Decoder that reads from r, its folded lines joined
+// first (see Unfold).
 func NewDecoder(r io.Reader) *Decoder {
-	return &Decoder{dec: vcard.NewDecoder(&listsAsWritten{r: bufio.NewReader(r)})}
+	return &Decoder{dec: vcard.NewDecoder(&listsAsWritten{r: bufio.NewReader(Unfold(r))})}
 }
 
 // Decode reads the next card; its errors are go-vcard's.

@@ -3,6 +3,7 @@ package vcf
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,13 +16,14 @@ import (
 
 	"github.com/emersion/go-vcard"
 
+	"kith/server/photo"
 	"kith/store"
 )
 
 // MaxExtra is the most a card keeps of the properties Kith has no field
-// for (a photo among them), in bytes: 1 MiB, the largest body a CardDAV
-// PUT sends, held on every way in (the vCard and JSON imports too), since
-// the card goes out whole on every sync.
+// for, in bytes: 1 MiB, the largest body a CardDAV PUT sends, held on
+// every way in (the vCard and JSON imports too), since the card goes out
+// whole on every sync. A PHOTO is no longer among them (see photo).
 const MaxExtra = 1 << 20
 
 // Limits of what a card may give a field, the API's own.
@@ -64,6 +66,7 @@ func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
 	d.dates()
 	d.note()
 	d.work()
+	d.photo()
 	d.related()
 	d.tags()
 	extra, err := d.extra()
@@ -75,7 +78,7 @@ func Decode(card vcard.Card, now time.Time) (store.CardInput, error) {
 	}
 	d.in.Extra = extra
 	if len(store.WithKept(d.in)) > MaxExtra {
-		return store.CardInput{}, fmt.Errorf("the card's other properties (a photo among them) are larger than 1 MiB")
+		return store.CardInput{}, fmt.Errorf("the card's other properties are larger than 1 MiB")
 	}
 	return d.in, nil
 }
@@ -564,6 +567,63 @@ func (d *decoder) tags() {
 		}
 		d.take(f)
 	}
+}
+
+// photo reads the first PHOTO that holds its image (4.0's data: URI, 3.0's
+// ENCODING=b or BASE64, whatever its TYPE) into the JPEG Kith keeps, made
+// as for PUT …/photo: one over 10 MiB once decoded, over 40 megapixels or
+// no image is dropped, and the card goes in without it. A PHOTO that names
+// its image by a URL is never fetched: Kith would reach out wherever a
+// card pointed. Every PHOTO is read, so that none stays in Extra: the
+// person's photo is the one truth, and an export writes one PHOTO.
+func (d *decoder) photo() {
+	for _, f := range d.card[vcard.FieldPhoto] {
+		d.take(f)
+		if d.in.Photo != nil {
+			continue
+		}
+		raw, ok := embeddedImage(f)
+		if !ok {
+			continue
+		}
+		if jpeg, err := photo.Process(raw); err == nil {
+			d.in.Photo, d.in.PhotoSource = jpeg, store.PhotoSum(raw)
+		}
+	}
+}
+
+// embeddedImage is the image a PHOTO holds, decoded from base64; false
+// for a URL, or for more than photo.MaxBytes, which is not decoded.
+func embeddedImage(f *vcard.Field) ([]byte, bool) {
+	data := strings.TrimSpace(f.Value)
+	if scheme, rest, ok := strings.Cut(data, ":"); ok && strings.EqualFold(scheme, "data") {
+		head, payload, ok := strings.Cut(rest, ",")
+		if !ok || !strings.HasSuffix(strings.ToLower(head), ";base64") {
+			return nil, false // a data: URI of text, which no image is
+		}
+		data = payload
+	} else if enc := strings.ToLower(f.Params.Get("ENCODING")); enc != "b" && enc != "base64" {
+		return nil, false // a URI, http: or any other
+	}
+	data = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1 // a folded or wrapped line
+		}
+		return r
+	}, data)
+	if len(data)/4*3 > photo.MaxBytes+3 {
+		return nil, false
+	}
+	enc := base64.StdEncoding
+	if len(data)%4 != 0 {
+		enc = base64.RawStdEncoding // the padding left out
+		data = strings.TrimRight(data, "=")
+	}
+	raw, err := enc.DecodeString(data)
+	if err != nil || len(raw) > photo.MaxBytes {
+		return nil, false
+	}
+	return raw, true
 }
 
 // written are the properties each export writes anew.

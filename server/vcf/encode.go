@@ -4,6 +4,7 @@
 package vcf
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,7 @@ func Encode(c *store.Card, version string) vcard.Card {
 			e.set(vcard.FieldTitle, c.Work.JobTitle)
 		}
 	}
+	e.photo(c.Photo)
 	e.related(c.Related)
 	if len(c.Tags) > 0 {
 		e.set(vcard.FieldCategories, categoriesValue(c.Tags))
@@ -265,9 +267,27 @@ func appleLabel(label string) string {
 	return label
 }
 
+// photo writes the person's photo: 4.0's PHOTO:data:image/jpeg;base64,…
+// (see Encoder for its comma), 3.0's PHOTO;ENCODING=b;TYPE=JPEG:….
+func (e *encoder) photo(p *store.Photo) {
+	if p == nil {
+		return
+	}
+	data := base64.StdEncoding.EncodeToString(p.JPEG)
+	if e.version == Version3 {
+		e.add(vcard.FieldPhoto, &vcard.Field{Value: data, Params: vcard.Params{"ENCODING": {"b"}, vcard.ParamType: {"JPEG"}}})
+		return
+	}
+	e.add(vcard.FieldPhoto, &vcard.Field{Value: photoURI + data})
+}
+
+// photoURI starts a 4.0 PHOTO's value.
+const photoURI = "data:image/jpeg;base64,"
+
 // extra adds the properties kept from an imported card, unless Kith wrote
-// the same property itself. A CATEGORIES kept before tags were read from
-// cards is left out: the tags are the card's categories.
+// the same property itself. A PHOTO kept by an older Kith, and a
+// CATEGORIES kept before tags were read from cards, are left out: the
+// person's photo and tags are the card's.
 func (e *encoder) extra(fragment string) {
 	if fragment == "" {
 		return
@@ -277,6 +297,7 @@ func (e *encoder) extra(fragment string) {
 		return // written by Kith, so never; an export goes on without it
 	}
 	delete(kept, vcard.FieldCategories)
+	delete(kept, vcard.FieldPhoto)
 	for key, fields := range kept {
 		if _, ours := e.card[key]; ours && !multiple[key] {
 			if f := fields[0]; e.stillTrue(key, f) {
@@ -320,8 +341,9 @@ var multiple = map[string]bool{
 	vcard.FieldRelated: true,
 }
 
-// convertField turns a kept PHOTO (or LOGO) into the form of the version
-// written: 3.0's ENCODING=b;TYPE=JPEG and 4.0's data: URI.
+// convertField turns a kept LOGO (or a PHOTO, which Kith no longer keeps)
+// into the form of the version written: 3.0's ENCODING=b;TYPE=JPEG and
+// 4.0's data: URI.
 func convertField(key string, f *vcard.Field, version string) *vcard.Field {
 	if key != vcard.FieldPhoto && key != vcard.FieldLogo {
 		return f
@@ -366,6 +388,9 @@ func Revision(c *store.Card) int64 {
 	}
 	if c.Work != nil {
 		rev = max(rev, c.Work.UpdatedAt)
+	}
+	if c.Photo != nil {
+		rev = max(rev, c.Photo.UpdatedAt)
 	}
 	return rev
 }

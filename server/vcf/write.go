@@ -10,12 +10,15 @@ import (
 )
 
 // Encoder writes cards as go-vcard's Encoder does, but for parameter
-// values and CATEGORIES. A parameter value that holds a ; : , or " is
-// written between double quotes (RFC 6350 §5), where go-vcard would write
-// it bare and end the parameter (or the property's name) at its first ;
-// or :; a relationship type's name (X-KITH-TYPE) may hold any of them.
+// values, CATEGORIES and a PHOTO's data: URI. A parameter value that holds
+// a ; : , or " is written between double quotes (RFC 6350 §5), where
+// go-vcard would write it bare and end the parameter (or the property's
+// name) at its first ; or :; a relationship type's name (X-KITH-TYPE) may
+// hold any of them.
 // CATEGORIES is written as it is, its list's escapes made already (see
-// categoriesValue), where go-vcard would escape its separators too.
+// categoriesValue), where go-vcard would escape its separators too. A
+// PHOTO's data: URI (4.0's) keeps its comma, which go-vcard escapes as a
+// text's (base64\,), and no client reads as a URI: RFC 6350 escapes none.
 type Encoder struct {
 	w io.Writer
 }
@@ -51,8 +54,20 @@ func (e *Encoder) Encode(card vcard.Card) error {
 	return err
 }
 
-// valueEscaper escapes a property's value as go-vcard does (and reads).
-var valueEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, ",", `\,`)
+// valueEscaper escapes a property's value as go-vcard does (and reads);
+// uriEscaper a data: URI's, its comma aside.
+var (
+	valueEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, ",", `\,`)
+	uriEscaper   = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+)
+
+// value is a property's value as written.
+func value(key, v string) string {
+	if key == vcard.FieldPhoto && strings.HasPrefix(v, "data:") {
+		return uriEscaper.Replace(v)
+	}
+	return valueEscaper.Replace(v)
+}
 
 func writeLine(b *strings.Builder, key string, f *vcard.Field) {
 	if f.Group != "" {
@@ -69,11 +84,11 @@ func writeLine(b *strings.Builder, key string, f *vcard.Field) {
 			b.WriteString(";" + k + "=" + paramValue(v))
 		}
 	}
-	value := valueEscaper.Replace(f.Value)
+	v := value(key, f.Value)
 	if strings.EqualFold(key, vcard.FieldCategories) {
-		value = lineBreaks.Replace(f.Value)
+		v = lineBreaks.Replace(f.Value)
 	}
-	b.WriteString(":" + value + "\r\n")
+	b.WriteString(":" + v + "\r\n")
 }
 
 // paramValue writes a parameter's value: bare when it can be, else
