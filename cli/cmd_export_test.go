@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"kith/server/photo"
+	"kith/server/photo/phototest"
 )
 
 // sampleExport is a document with a row of every kind, as another Kith
@@ -53,11 +57,16 @@ func TestExportImportCommands(t *testing.T) {
 		}
 	}
 	sample := filepath.Join(dir, "sample.json")
-	os.WriteFile(sample, []byte(sampleExport), 0o600)
+	jpg, err := photo.Process(phototest.PNG(phototest.Quadrants(30, 20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPhoto := `"photo":"` + base64.StdEncoding.EncodeToString(jpg) + `"`
+	os.WriteFile(sample, []byte(strings.Replace(sampleExport, `"first_name":"Grace",`, `"first_name":"Grace",`+withPhoto+`,`, 1)), 0o600)
 	code, out, errOut := kith("import", "--email", "ADA@example.com", "--from", sample)
 	if code != 0 || !strings.Contains(out, "imported into account 1 of ada@example.com:") || !strings.Contains(out, "persons             2") ||
 		!strings.Contains(out, "relationship types  2") || !strings.Contains(out, "relationships       2") || !strings.Contains(out, "tags                3") ||
-		!strings.Contains(out, "merged by name      2") {
+		!strings.Contains(out, "photos              1") || !strings.Contains(out, "merged by name      2") {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
 
@@ -86,7 +95,7 @@ func TestExportImportCommands(t *testing.T) {
 		`"relationship_types":[{"name":"parent","name_reverse":"child","group":"family","created_at":1700000000,"updated_at":1700000000},{"name":"pal",`,
 		`"type":"pal","type_reverse":"pal","group":"friend","person_uid":"urn:uuid:2","created_at":1700000400,"updated_at":1700000400}`,
 		`"body":"Lisbon.\nTram 28."`, `"tags":["Chess","Work"]`,
-		`{"name":"Unused, for now","created_at":1700000000,"updated_at":1700000500}`} {
+		`{"name":"Unused, for now","created_at":1700000000,"updated_at":1700000500}`, withPhoto} {
 		if !strings.Contains(second, frag) {
 			t.Errorf("the export lacks %s", frag)
 		}

@@ -1,19 +1,27 @@
 package server
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
 	"testing"
+
+	"kith/server/photo"
+	"kith/server/photo/phototest"
+	"kith/store"
 )
 
 // fillPeople gives the account of key what contract-people adds, for the
 // round trip of an export: a relationship type of its own and a default
 // renamed, relationships made on either of their persons (the first made
 // on the later person, so that the import must keep their order), tags
-// (one renamed, one that no person has any more, one with a comma), and
-// text in a journal entry.
+// (one renamed, one that no person has any more, one with a comma),
+// photos (one from a PNG, one from a JPEG with Exif), and text in a
+// journal entry.
 func (e *env) fillPeople(key, ada, grace, alan, journal string) {
 	e.t.Helper()
 	godparent := fmt.Sprint(e.send(key, "POST", "/api/administration/relationship-types",
@@ -46,6 +54,10 @@ func (e *env) fillPeople(key, ada, grace, alan, journal string) {
 			e.send(key, "PUT", fmt.Sprint("/api/tags/", tag["id"]), `{"name":"Book club"}`)
 		}
 	}
+
+	e.send(key, "PUT", "/api/persons/"+ada+"/photo", string(phototest.PNG(phototest.Quadrants(700, 300))))
+	exif := phototest.WithExif(phototest.JPEG(phototest.Quadrants(40, 20)), 6, binary.LittleEndian)
+	e.do(req{method: "PUT", path: "/api/persons/" + alan + "/photo", key: key, ctype: "image/jpeg", body: string(exif)})
 }
 
 // samePeopleAnswers compares what the routes of contract-people answer
@@ -85,7 +97,24 @@ func (e *env) samePeopleAnswers(t *testing.T, a, b string) {
 	one := []string{""}
 	same(func(string) string { return "/api/administration/relationship-types" }, one, one)
 	persons := func(key string) []string { return ids(key, "/api/persons?per_page=100") }
+	same(func(id string) string { return "/api/persons/" + id }, persons(a), persons(b))
 	same(func(id string) string { return "/api/persons/" + id + "/relationships" }, persons(a), persons(b))
+	photos := 0
+	for i, idA := range persons(a) {
+		idB := persons(b)[i]
+		x := e.do(req{method: "GET", path: "/api/persons/" + idA + "/photo", key: a})
+		y := e.do(req{method: "GET", path: "/api/persons/" + idB + "/photo", key: b})
+		if x.code != y.code || x.body != y.body || x.header.Get("ETag") != y.header.Get("ETag") {
+			t.Errorf("person %d's photo: %d %s (%d bytes), then %d %s (%d bytes)", i, x.code, x.header.Get("ETag"), len(x.body),
+				y.code, y.header.Get("ETag"), len(y.body))
+		}
+		if x.code == 200 {
+			photos++
+		}
+	}
+	if photos != 2 {
+		t.Errorf("%d photos, want 2", photos)
+	}
 	tags := func(key string) []string { return ids(key, "/api/tags") }
 	if n := len(tags(a)); n != 4 {
 		t.Errorf("%d tags, want 4", n)
@@ -327,4 +356,65 @@ func TestImportTags(t *testing.T) {
 	if !strings.Contains(a.body, `"tags":["Chess","Work"]`) || !strings.Contains(a.body, `"total":1`) {
 		t.Errorf("A's tags: %s", a.body)
 	}
+}
+
+// TestImportPhotos: a person's photo is the JPEG Kith made, in base64,
+// kept byte for byte; anything else is refused at its place, and nothing
+// is written.
+func TestImportPhotos(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	made, err := photo.Process(phototest.PNG(phototest.Quadrants(600, 300)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(photo string) req {
+		return req{method: "POST", path: "/api/import", key: key,
+			body: `{"kith_export":1,"persons":[{"first_name":"A"},{"first_name":"B","photo":` + photo + `}]}`}
+	}
+	b64 := func(b []byte) string { return `"` + base64.StdEncoding.EncodeToString(b) + `"` }
+	refused := func(msg string) []string {
+		return []string{`"persons.1.photo":["persons.1: ` + msg + `"]`}
+	}
+	e.run(t, []scenario{
+		{"not base64", doc(`"not base64!"`), 422, refused("The photo field must be a base64 string.")},
+		{"not a string", doc(`{"jpeg":"x"}`), 422, refused("The photo field must be a string.")},
+		{"not a JPEG", doc(b64(phototest.PNG(phototest.Quadrants(10, 10)))), 422, refused("The photo field must be a file of type: jpeg.")},
+		{"a JPEG cut short", doc(b64(made[:len(made)/2])), 422, refused("The photo field must be an image.")},
+		{"too large in pixels", doc(b64(phototest.JPEG(phototest.Quadrants(20, 513)))), 422,
+			refused("The photo field must not be larger than 512 × 512 pixels.")},
+		{"with Exif", doc(b64(phototest.WithExif(made, 1, binary.BigEndian))), 422,
+			refused("The photo field must be a baseline JPEG without metadata, as Kith exports it.")},
+		{"over 10 MiB", doc(b64(append(bytes.Clone(made), make([]byte, photo.MaxBytes)...))), 422,
+			refused("The photo field must not be greater than 10240 kilobytes.")},
+	})
+	if n := e.count(`SELECT count(*) FROM persons`) + e.count(`SELECT count(*) FROM photos`); n != 0 {
+		t.Errorf("%d persons and photos after refusals", n)
+	}
+
+	e.run(t, []scenario{
+		{"a photo Kith made", doc(b64(made)), 200, []string{`"persons":2`, `"photos":1`}},
+	})
+	persons := e.do(req{method: "GET", path: "/api/persons", key: key}).json(t)["data"].([]any)
+	for i, want := range []bool{false, true} {
+		if got := persons[i].(map[string]any)["has_photo"]; got != want {
+			t.Errorf("person %d: has_photo %v", i, got)
+		}
+	}
+	r := e.do(req{method: "GET", path: fmt.Sprint("/api/persons/", persons[1].(map[string]any)["id"], "/photo"), key: key})
+	if r.code != 200 || r.body != string(made) || r.header.Get("ETag") != `"`+store.PhotoSum(made)+`"` {
+		t.Errorf("the photo: %d, %d bytes, ETag %s", r.code, len(r.body), r.header.Get("ETag"))
+	}
+}
+
+// TestImportPhotoEmpty: an empty photo is none, as an empty parameter is
+// absent.
+func TestImportPhotoEmpty(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	e.run(t, []scenario{
+		{"an empty photo", req{method: "POST", path: "/api/import", key: key,
+			body: `{"kith_export":1,"persons":[{"first_name":"A","photo":""},{"first_name":"B","photo":null}]}`}, 200,
+			[]string{`"persons":2`, `"photos":0`}},
+	})
 }

@@ -165,7 +165,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	for _, frag := range []string{`"object":"import"`, `"persons":5`, `"contact_details":5`, `"important_dates":2`, `"notes":2`,
 		`"gifts":2`, `"life_events":1`, `"work_history":2`, `"tasks":3`, `"interactions":2`, `"stay_in_touch":1`,
 		`"task_categories":1`, `"genders":1`, `"journals":1`, `"journal_entries":2`, `"merged":10`,
-		`"relationship_types":13`, `"relationships":3`, `"tags":4`} {
+		`"relationship_types":13`, `"relationships":3`, `"tags":4`, `"photos":2`} {
 		if !strings.Contains(r.body, frag) {
 			t.Errorf("import answer lacks %s: %s", frag, r.body)
 		}

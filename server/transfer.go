@@ -71,6 +71,7 @@ type importJSON struct {
 	RelationshipTypes int    `json:"relationship_types"`
 	Relationships     int    `json:"relationships"`
 	Tags              int    `json:"tags"`
+	Photos            int    `json:"photos"`
 	Merged            int    `json:"merged"`
 }
 
@@ -117,5 +118,5 @@ func (s *Server) handleImport(c echo.Context) error {
 		Gifts: n.Gifts, LifeEvents: n.LifeEvents, WorkHistory: n.WorkHistory, Tasks: n.Tasks,
 		Interactions: n.Interactions, StayInTouch: n.StayInTouch, TaskCategories: n.TaskCategories,
 		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries,
-		RelationshipTypes: n.RelationshipTypes, Relationships: n.Relationships, Tags: n.Tags, Merged: n.Merged}})
+		RelationshipTypes: n.RelationshipTypes, Relationships: n.Relationships, Tags: n.Tags, Photos: n.Photos, Merged: n.Merged}})
 }

@@ -29,6 +29,8 @@ type PersonRecord struct {
 	// Relationships are those stored on the person (made on them), so
 	// that an export holds each once.
 	Relationships []RelationshipRecord
+	// Photo is the person's JPEG as Kith keeps it, nil for none.
+	Photo []byte
 }
 
 // RelationshipRecord is a relationship stored on its person, as an export
@@ -200,6 +202,7 @@ const (
 	// person's JSON.
 	batchTags = `SELECT ` + personTagColumns + ` FROM person_tags pt JOIN tags t ON t.id = pt.tag_id
 		WHERE +pt.account_id = ? AND pt.person_id BETWEEN ? AND ? ORDER BY pt.person_id, t.name_key, t.id`
+	batchPhotos = `SELECT person_id, jpeg FROM photos WHERE +account_id = ? AND person_id BETWEEN ? AND ? ORDER BY person_id`
 	// batchRelationships reads the relationships stored on the batch's
 	// persons, with the names of their types and the other persons' UIDs.
 	batchRelationships = `SELECT r.id, r.person_id, t.name, t.name_reverse, t.group_name, o.uid, r.created_at, r.updated_at
@@ -259,6 +262,17 @@ func (r *AccountReader) Persons(ctx context.Context, afterID int64, limit int) (
 			func(p *PersonRecord, pt personTag) { p.Tags = append(p.Tags, pt.Name) })},
 		{batchRelationships, rowInto(at, scanRelationshipRecord, func(rel *RelationshipRecord) int64 { return rel.PersonID },
 			func(p *PersonRecord, rel RelationshipRecord) { p.Relationships = append(p.Relationships, rel) })},
+		{batchPhotos, func(sc scanner) error {
+			var personID int64
+			var jpeg []byte
+			if err := sc.Scan(&personID, &jpeg); err != nil {
+				return err
+			}
+			if p, ok := at[personID]; ok {
+				p.Photo = jpeg
+			}
+			return nil
+		}},
 		{batchStayInTouch, func(sc scanner) error {
 			var personID int64
 			var c Cadence

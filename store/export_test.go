@@ -14,4 +14,5 @@ var BatchQueries = map[string]string{
 	"gifts": batchGifts, "life_events": batchLifeEvents, "work_history": batchWorkHistory,
 	"interactions": batchInteractions, "stay_in_touch": batchStayInTouch, "tasks": batchTasks,
 	"relationships": batchRelationships, "tags": batchTags,
+	"photos": batchPhotos,
 }

@@ -41,7 +41,7 @@ type AccountImport struct {
 // ImportCounts are the rows an import wrote.
 type ImportCounts struct {
 	Persons, ContactDetails, ImportantDates, Notes, Gifts, LifeEvents, WorkHistory, Tasks, Interactions,
-	StayInTouch, TaskCategories, Genders, Journals, JournalEntries, RelationshipTypes, Relationships, Tags int
+	StayInTouch, TaskCategories, Genders, Journals, JournalEntries, RelationshipTypes, Relationships, Tags, Photos int
 	// Merged counts the categories, genders, journals and tags that took
 	// the place of one of the account's of the same name (a new account's
 	// defaults; the tags that a prune left) rather than being added beside
@@ -89,7 +89,7 @@ func (s *Store) ImportAccount(ctx context.Context, accountID, userID int64, in A
 type importer struct {
 	tx        *txn
 	accountID int64
-	now       int64 // for the rows the document gives no time of: the settings
+	now       int64 // for the rows the document gives no time of: the settings, a person's tags and photo
 	n         *ImportCounts
 	// categories and genders map the document's ids to the account's.
 	categories, genders map[int64]int64
@@ -460,6 +460,15 @@ func (im *importer) children(ctx context.Context, person int64, p *PersonRecord)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, acct, person, in.HappenedOn, in.Kind, in.Note, in.CreatedAt, in.UpdatedAt); err != nil {
 			return fmt.Errorf("interaction: %w", err)
 		}
+	}
+	if p.Photo != nil {
+		// The document's photo is one that Kith made, checked as such:
+		// kept byte for byte, so that its ETag stays.
+		if err := im.exec(ctx, `INSERT INTO photos (account_id, person_id, jpeg, sha256, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, acct, person, p.Photo, PhotoSum(p.Photo), im.now, im.now); err != nil {
+			return fmt.Errorf("photo: %w", err)
+		}
+		im.n.Photos++
 	}
 	if c := p.StayInTouch; c != nil {
 		if err := im.exec(ctx, `INSERT INTO stay_in_touch (account_id, person_id, every_days, since_on, created_at, updated_at)

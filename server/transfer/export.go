@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 
@@ -124,6 +125,8 @@ type (
 		Interactions       []exportInteraction   `json:"interactions"`
 		Tags               []string              `json:"tags"`
 		Relationships      []exportRelationship  `json:"relationships"`
+		// Photo is the JPEG Kith keeps, in standard base64; null for none.
+		Photo *string `json:"photo"`
 	}
 	// exportAge has the fields of its kind only, as PATCH …/age takes
 	// them, and estimated_at, when an estimated age was set.
@@ -414,6 +417,10 @@ func exportPersonOf(p *store.PersonRecord) exportPerson {
 			CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 	})
 	out.Tags = rowsOf(p.Tags, func(name string) string { return name })
+	if p.Photo != nil {
+		b64 := base64.StdEncoding.EncodeToString(p.Photo)
+		out.Photo = &b64
+	}
 	out.Relationships = rowsOf(p.Relationships, func(rel store.RelationshipRecord) exportRelationship {
 		return exportRelationship{ID: rel.ID, Type: rel.Type.Name, TypeReverse: rel.Type.NameReverse, Group: rel.Type.Group,
 			PersonUID: rel.OtherUID, CreatedAt: rel.CreatedAt, UpdatedAt: rel.UpdatedAt}

@@ -291,6 +291,7 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		// than the hundred a PUT of their tags takes.
 		rec.Tags = p.Strings("tags", math.MaxInt, store.MaxTagLength)
 	}
+	rec.Photo = docPhoto(p)
 	rec.CreatedAt, rec.UpdatedAt = r.times(p)
 	r.done(where, p)
 

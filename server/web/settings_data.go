@@ -93,7 +93,8 @@ func (a *App) handleImport(c echo.Context) error {
 		{"Tasks", n.Tasks}, {"Interactions", n.Interactions}, {"Stay-in-touch reminders", n.StayInTouch},
 		{"Task categories", n.TaskCategories}, {"Genders", n.Genders}, {"Journals", n.Journals},
 		{"Journal entries", n.JournalEntries}, {"Relationship types", n.RelationshipTypes},
-		{"Relationships", n.Relationships}, {"Tags", n.Tags}, {"Merged with this account's own", n.Merged},
+		{"Relationships", n.Relationships}, {"Tags", n.Tags},
+		{"Photos", n.Photos}, {"Merged with this account's own", n.Merged},
 	} {
 		v.Counts = append(v.Counts, fact{k.label, strconv.Itoa(k.n)})
 	}
