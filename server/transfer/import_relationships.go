@@ -9,8 +9,9 @@ import (
 // checked once the whole document is read: a relationship may name a
 // person, or a type of the head, that comes after it.
 type docRelationships struct {
-	// types and persons are each type and UID named, in the order of the
-	// places that first name them, which named has.
+	// types and persons are each type and UID named, with the place that
+	// first names it, in the document's order; named holds them all, so
+	// that each is listed once.
 	types   []namedAt[store.RelationshipTypeInput]
 	persons []namedAt[string]
 	named   map[any]bool
