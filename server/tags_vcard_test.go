@@ -55,6 +55,21 @@ func splitList(value string) []string {
 // reader of its own, and answers each card's categories by UID.
 func vobjectCategories(t *testing.T, file string) map[string][]string {
 	t.Helper()
+	var cats map[string][]string
+	vobjectRead(t, file, `
+for card in vobject.readComponents(open(sys.argv[1], encoding="utf-8").read()):
+    names = []
+    for line in card.contents.get("categories", []):
+        names += line.value
+    out[card.uid.value] = names`, &cats)
+	return cats
+}
+
+// vobjectRead runs script with Python's vobject on the file (sys.argv[1])
+// and decodes what it leaves in out, a dict printed as JSON, into v. It
+// skips the test without vobject, or fails it when CI=true.
+func vobjectRead(t *testing.T, file, script string, v any) {
+	t.Helper()
 	py := ""
 	for _, c := range []string{"python3", "/usr/bin/python3"} {
 		if exec.Command(c, "-c", "import vobject").Run() == nil {
@@ -72,22 +87,13 @@ func vobjectCategories(t *testing.T, file string) map[string][]string {
 	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(py, "-c", `import json, sys, vobject
-out = {}
-for card in vobject.readComponents(open(sys.argv[1], encoding="utf-8").read()):
-    names = []
-    for line in card.contents.get("categories", []):
-        names += line.value
-    out[card.uid.value] = names
-print(json.dumps(out))`, path).CombinedOutput()
+	out, err := exec.Command(py, "-c", "import base64, json, sys, vobject\nout = {}\n"+script+"\nprint(json.dumps(out))", path).CombinedOutput()
 	if err != nil {
 		t.Fatalf("vobject: %v\n%s", err, out)
 	}
-	var cats map[string][]string
-	if err := json.Unmarshal(out, &cats); err != nil {
+	if err := json.Unmarshal(out, v); err != nil {
 		t.Fatalf("vobject's answer: %v\n%s", err, out)
 	}
-	return cats
 }
 
 // tricky are tags whose names hold what a list must escape.
