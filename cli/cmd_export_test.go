@@ -1,13 +1,19 @@
 package cli
 
 import (
+	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"kith/server/photo"
+	"kith/server/photo/phototest"
 )
 
 // sampleExport is a document with a row of every kind, as another Kith
@@ -18,9 +24,12 @@ const sampleExport = `{"kith_export":1,"exported_at":1767225600,
 	{"id":12,"name":"Coffee","color":"bg-amber-100","created_at":1700000000,"updated_at":1700000000}],
 "genders":[{"id":21,"name":"Woman","position":2,"created_at":1700000000,"updated_at":null},
 	{"id":22,"name":"Nonbinary","position":4,"created_at":1700000000,"updated_at":1700000000}],
-"journals":[{"name":"Travels","created_at":1700000000,"updated_at":1700000000,"entries":[{"year":2025,"month":7,"day":14,"created_at":1700000000,"updated_at":1700000000}]}],
+"relationship_types":[{"name":"parent","name_reverse":"child","group":"family","created_at":1700000000,"updated_at":1700000000},
+	{"name":"pal","name_reverse":"pal","group":"friend","created_at":1700000000,"updated_at":1700000300}],
+"tags":[{"name":"Work","created_at":1700000000,"updated_at":1700000000},{"name":"Unused, for now","created_at":1700000000,"updated_at":1700000500}],
+"journals":[{"name":"Travels","created_at":1700000000,"updated_at":1700000000,"entries":[{"year":2025,"month":7,"day":14,"body":"Lisbon.\nTram 28.","created_at":1700000000,"updated_at":1700000000}]}],
 "persons":[
-{"uid":"urn:uuid:1","first_name":"Ada","last_name":"Lovelace","gender_id":22,"can_be_deleted":false,
+{"uid":"urn:uuid:1","first_name":"Ada","last_name":"Lovelace","gender_id":22,"can_be_deleted":false,"tags":["work","Chess"],
  "age":{"age_type":"exact","age_year":1985,"age_month":12,"age_day":10,"add_yearly_reminder":true},
  "physical_appearance":{"height":"170 cm"},"vcard_extra":"X-A:b\r\n","created_at":1700000000,"updated_at":1700000500,
  "stay_in_touch":{"every_days":30,"since_on":"2025-01-01","created_at":1700000000,"updated_at":1700000000},
@@ -32,8 +41,10 @@ const sampleExport = `{"kith_export":1,"exported_at":1767225600,
  "work_history":[{"job_title":"Analyst","active":true,"created_at":1700000000,"updated_at":1700000000}],
  "tasks":[{"name":"Buy coffee","task_category_id":12,"due_at":1775001600,"created_at":1700000000,"updated_at":1700000000},
 	{"name":"Call back","task_category_id":11,"is_completed":true,"completed_at":1700000200,"created_at":1700000000,"updated_at":1700000200}],
- "interactions":[{"happened_on":"2025-03-01","kind":"call","note":"Long","created_at":1700000000,"updated_at":1700000000}]},
-{"first_name":"Grace","gender_id":21,"age":{"age_type":"estimated","estimated_age":40,"estimated_at":1700000000,"add_yearly_reminder":false}}
+ "interactions":[{"happened_on":"2025-03-01","kind":"call","note":"Long","created_at":1700000000,"updated_at":1700000000}],
+ "relationships":[{"id":9,"type":"pal","type_reverse":"pal","group":"friend","person_uid":"urn:uuid:2","created_at":1700000400,"updated_at":1700000400}]},
+{"uid":"urn:uuid:2","first_name":"Grace","gender_id":21,
+ "relationships":[{"id":3,"type":"parent","type_reverse":"child","group":"family","person_uid":"urn:uuid:1","created_at":1700000000,"updated_at":1700000000}],"age":{"age_type":"estimated","estimated_age":40,"estimated_at":1700000000,"add_yearly_reminder":false}}
 ]}`
 
 func TestExportImportCommands(t *testing.T) {
@@ -46,10 +57,16 @@ func TestExportImportCommands(t *testing.T) {
 		}
 	}
 	sample := filepath.Join(dir, "sample.json")
-	os.WriteFile(sample, []byte(sampleExport), 0o600)
+	jpg, err := photo.Process(phototest.PNG(phototest.Quadrants(30, 20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPhoto := `"photo":"` + base64.StdEncoding.EncodeToString(jpg) + `"`
+	os.WriteFile(sample, []byte(strings.Replace(sampleExport, `"first_name":"Grace",`, `"first_name":"Grace",`+withPhoto+`,`, 1)), 0o600)
 	code, out, errOut := kith("import", "--email", "ADA@example.com", "--from", sample)
-	if code != 0 || !strings.Contains(out, "imported into account 1 of ada@example.com:") || !strings.Contains(out, "persons          2") ||
-		!strings.Contains(out, "merged by name   2") {
+	if code != 0 || !strings.Contains(out, "imported into account 1 of ada@example.com:") || !strings.Contains(out, "persons             2") ||
+		!strings.Contains(out, "relationship types  2") || !strings.Contains(out, "relationships       2") || !strings.Contains(out, "tags                3") ||
+		!strings.Contains(out, "photos              1") || !strings.Contains(out, "merged by name      2") {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
 
@@ -74,7 +91,11 @@ func TestExportImportCommands(t *testing.T) {
 	}
 	// The sample's own rows came through as written.
 	for _, frag := range []string{`"uid":"urn:uuid:1"`, `"vcard_extra":"X-A:b\r\n"`, `"created_at":1700000000,"updated_at":1700000500`,
-		`"estimated_at":1700000000`, `"since_on":"2025-01-01"`, `"timezone":"America/New_York"`, `"send_at":"06:45","days":3`} {
+		`"estimated_at":1700000000`, `"since_on":"2025-01-01"`, `"timezone":"America/New_York"`, `"send_at":"06:45","days":3`,
+		`"relationship_types":[{"name":"parent","name_reverse":"child","group":"family","created_at":1700000000,"updated_at":1700000000},{"name":"pal",`,
+		`"type":"pal","type_reverse":"pal","group":"friend","person_uid":"urn:uuid:2","created_at":1700000400,"updated_at":1700000400}`,
+		`"body":"Lisbon.\nTram 28."`, `"tags":["Chess","Work"]`,
+		`{"name":"Unused, for now","created_at":1700000000,"updated_at":1700000500}`, withPhoto} {
 		if !strings.Contains(second, frag) {
 			t.Errorf("the export lacks %s", frag)
 		}
@@ -137,6 +158,7 @@ func normalizedDoc(t *testing.T, doc string) map[string]any {
 		return m
 	}
 	genders, categories := names("genders"), names("task_categories")
+	var relationships []map[string]any
 	for _, v := range d["persons"].([]any) {
 		p := v.(map[string]any)
 		if id := p["gender_id"]; id != nil {
@@ -147,6 +169,14 @@ func normalizedDoc(t *testing.T, doc string) map[string]any {
 				task["task_category_id"] = categories[fmt.Sprint(task["task_category_id"])]
 			}
 		}
+		for _, rv := range p["relationships"].([]any) {
+			relationships = append(relationships, rv.(map[string]any))
+		}
+	}
+	// A relationship's id is its rank: the order the import keeps.
+	slices.SortFunc(relationships, func(a, b map[string]any) int { return cmp.Compare(a["id"].(float64), b["id"].(float64)) })
+	for i, rel := range relationships {
+		rel["id"] = i + 1
 	}
 	return d
 }

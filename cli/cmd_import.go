@@ -69,7 +69,9 @@ func importAccount(ctx context.Context, cfg *config.Config, email, from string, 
 		{"notes", n.Notes}, {"gifts", n.Gifts}, {"life events", n.LifeEvents}, {"work history", n.WorkHistory},
 		{"tasks", n.Tasks}, {"interactions", n.Interactions}, {"stay in touch", n.StayInTouch},
 		{"task categories", n.TaskCategories}, {"genders", n.Genders}, {"journals", n.Journals},
-		{"journal entries", n.JournalEntries}, {"merged by name", n.Merged},
+		{"journal entries", n.JournalEntries}, {"relationship types", n.RelationshipTypes},
+		{"relationships", n.Relationships}, {"tags", n.Tags},
+		{"photos", n.Photos}, {"merged by name", n.Merged},
 	} {
 		fmt.Fprintf(tw, "  %s\t%d\n", row.what, row.n)
 	}

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +98,7 @@ func (e *env) fillAccount(key string) {
 	alan := e.person(key, "first_name=Alan&gender_id="+woman)
 	e.send(key, "PATCH", "/api/persons/"+alan+"/age", `{"age_type":"bracket","age_bracket":"20-30","add_yearly_reminder":false}`)
 	e.person(key, "first_name=Plain")
+	e.fillPeople(key, ada, grace, alan, travels)
 }
 
 // normalized is an export with what may differ between two accounts of
@@ -117,6 +120,7 @@ func normalized(t *testing.T, doc map[string]any) map[string]any {
 		return m
 	}
 	genders, categories := names("genders"), names("task_categories")
+	var relationships []map[string]any
 	for _, v := range d["persons"].([]any) {
 		p := v.(map[string]any)
 		if id := p["gender_id"]; id != nil {
@@ -128,8 +132,22 @@ func normalized(t *testing.T, doc map[string]any) map[string]any {
 				task["task_category_id"] = categories[fmt.Sprint(id)]
 			}
 		}
+		for _, rv := range p["relationships"].([]any) {
+			relationships = append(relationships, rv.(map[string]any))
+		}
 	}
+	rankIDs(relationships)
 	return d
+}
+
+// rankIDs puts in the place of each row's id its rank among the rows' ids,
+// which is what a relationship's id means in an export: their order.
+func rankIDs(rows []map[string]any) {
+	sorted := slices.Clone(rows)
+	slices.SortFunc(sorted, func(a, b map[string]any) int { return cmp.Compare(a["id"].(float64), b["id"].(float64)) })
+	for i, row := range sorted {
+		row["id"] = i + 1
+	}
 }
 
 func TestExportImportRoundTrip(t *testing.T) {
@@ -146,7 +164,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 	for _, frag := range []string{`"object":"import"`, `"persons":5`, `"contact_details":5`, `"important_dates":2`, `"notes":2`,
 		`"gifts":2`, `"life_events":1`, `"work_history":2`, `"tasks":3`, `"interactions":2`, `"stay_in_touch":1`,
-		`"task_categories":1`, `"genders":1`, `"journals":1`, `"journal_entries":2`, `"merged":10`} {
+		`"task_categories":1`, `"genders":1`, `"journals":1`, `"journal_entries":2`, `"merged":10`,
+		`"relationship_types":13`, `"relationships":3`, `"tags":4`, `"photos":2`} {
 		if !strings.Contains(r.body, frag) {
 			t.Errorf("import answer lacks %s: %s", frag, r.body)
 		}
@@ -175,6 +194,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if a, b := ages(ada), ages(bobKey); a != b {
 		t.Errorf("ages differ: %s, then %s", a, b)
 	}
+	e.samePeopleAnswers(t, ada, bobKey)
 	if n := e.count(`SELECT count(*) FROM logs WHERE user_id = ? AND action = 'account_import'`, bob.ID); n != 1 {
 		t.Errorf("%d import logs, want 1", n)
 	}

@@ -53,22 +53,26 @@ func (s *Server) handleExport(c echo.Context) error {
 }
 
 type importJSON struct {
-	Object         string `json:"object"`
-	Persons        int    `json:"persons"`
-	ContactDetails int    `json:"contact_details"`
-	ImportantDates int    `json:"important_dates"`
-	Notes          int    `json:"notes"`
-	Gifts          int    `json:"gifts"`
-	LifeEvents     int    `json:"life_events"`
-	WorkHistory    int    `json:"work_history"`
-	Tasks          int    `json:"tasks"`
-	Interactions   int    `json:"interactions"`
-	StayInTouch    int    `json:"stay_in_touch"`
-	TaskCategories int    `json:"task_categories"`
-	Genders        int    `json:"genders"`
-	Journals       int    `json:"journals"`
-	JournalEntries int    `json:"journal_entries"`
-	Merged         int    `json:"merged"`
+	Object            string `json:"object"`
+	Persons           int    `json:"persons"`
+	ContactDetails    int    `json:"contact_details"`
+	ImportantDates    int    `json:"important_dates"`
+	Notes             int    `json:"notes"`
+	Gifts             int    `json:"gifts"`
+	LifeEvents        int    `json:"life_events"`
+	WorkHistory       int    `json:"work_history"`
+	Tasks             int    `json:"tasks"`
+	Interactions      int    `json:"interactions"`
+	StayInTouch       int    `json:"stay_in_touch"`
+	TaskCategories    int    `json:"task_categories"`
+	Genders           int    `json:"genders"`
+	Journals          int    `json:"journals"`
+	JournalEntries    int    `json:"journal_entries"`
+	RelationshipTypes int    `json:"relationship_types"`
+	Relationships     int    `json:"relationships"`
+	Tags              int    `json:"tags"`
+	Photos            int    `json:"photos"`
+	Merged            int    `json:"merged"`
 }
 
 // handleImport restores an export document, the body, into the caller's
@@ -113,5 +117,6 @@ func (s *Server) handleImport(c echo.Context) error {
 		Persons: n.Persons, ContactDetails: n.ContactDetails, ImportantDates: n.ImportantDates, Notes: n.Notes,
 		Gifts: n.Gifts, LifeEvents: n.LifeEvents, WorkHistory: n.WorkHistory, Tasks: n.Tasks,
 		Interactions: n.Interactions, StayInTouch: n.StayInTouch, TaskCategories: n.TaskCategories,
-		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries, Merged: n.Merged}})
+		Genders: n.Genders, Journals: n.Journals, JournalEntries: n.JournalEntries,
+		RelationshipTypes: n.RelationshipTypes, Relationships: n.Relationships, Tags: n.Tags, Photos: n.Photos, Merged: n.Merged}})
 }

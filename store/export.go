@@ -10,7 +10,8 @@ import (
 // PersonRecord is a person with everything of theirs, as an export reads
 // it and an import writes it. Person.Gender and each task's Category name
 // a gender and a category by id, of the account when read, of the
-// document (see AccountImport) when written.
+// document (see AccountImport) when written; Person.Tags name tags by
+// name, ignoring case when written.
 type PersonRecord struct {
 	Person
 	UID        *string // the card's UID, kept across export and import so that a phone's contact stays itself
@@ -25,6 +26,27 @@ type PersonRecord struct {
 	WorkHistory    []WorkEntry
 	Tasks          []Task
 	Interactions   []Interaction
+	// Relationships are those stored on the person (made on them), so
+	// that an export holds each once.
+	Relationships []RelationshipRecord
+	// Photo is the person's JPEG as Kith keeps it, nil for none.
+	Photo []byte
+}
+
+// RelationshipRecord is a relationship stored on its person, as an export
+// reads it and an import makes it: the other person by their card's UID,
+// which an export keeps, and the type by its names and group, since the
+// type's id is the exporting account's.
+type RelationshipRecord struct {
+	// ID is the exporting account's id, which orders the relationships:
+	// an import makes them in its order (those without one last), so that
+	// every person's list, by id, keeps its order.
+	ID        int64
+	PersonID  int64 // the person it is stored on, when read
+	Type      RelationshipTypeInput
+	OtherUID  string
+	CreatedAt int64
+	UpdatedAt int64
 }
 
 // Cadence is how often the user wants to be in touch with a person, and
@@ -99,6 +121,17 @@ func (r *AccountReader) Genders(ctx context.Context) ([]Gender, error) {
 	return readAll(ctx, r, `SELECT `+genderColumns+` FROM genders WHERE account_id = ? ORDER BY id`, scanGender)
 }
 
+// RelationshipTypes lists the account's relationship types by id.
+func (r *AccountReader) RelationshipTypes(ctx context.Context) ([]RelationshipType, error) {
+	return readAll(ctx, r, `SELECT `+relationshipTypeColumns+` FROM relationship_types WHERE account_id = ? ORDER BY id`,
+		scanRelationshipType)
+}
+
+// Tags lists the account's tags by id, those no person has among them.
+func (r *AccountReader) Tags(ctx context.Context) ([]Tag, error) {
+	return readAll(ctx, r, `SELECT `+tagColumns+` FROM tags WHERE account_id = ? ORDER BY id`, scanTag)
+}
+
 // Journals lists the account's journals by id, each with its entries by
 // id.
 func (r *AccountReader) Journals(ctx context.Context) ([]JournalRecord, error) {
@@ -165,6 +198,18 @@ const (
 		c.id, c.name, c.color
 		FROM tasks t LEFT JOIN task_categories c ON c.id = t.task_category_id
 		WHERE +t.account_id = ? AND t.person_id BETWEEN ? AND ? ORDER BY t.person_id, t.id`
+	// batchTags reads the tags of the batch's persons, in the order of the
+	// person's JSON.
+	batchTags = `SELECT ` + personTagColumns + ` FROM person_tags pt JOIN tags t ON t.id = pt.tag_id
+		WHERE +pt.account_id = ? AND pt.person_id BETWEEN ? AND ? ORDER BY pt.person_id, t.name_key, t.id`
+	batchPhotos = `SELECT person_id, jpeg FROM photos WHERE +account_id = ? AND person_id BETWEEN ? AND ? ORDER BY person_id`
+	// batchRelationships reads the relationships stored on the batch's
+	// persons, with the names of their types and the other persons' UIDs.
+	batchRelationships = `SELECT r.id, r.person_id, t.name, t.name_reverse, t.group_name, o.uid, r.created_at, r.updated_at
+		FROM relationships r
+		JOIN relationship_types t ON t.id = r.relationship_type_id
+		JOIN persons o ON o.id = r.other_person_id
+		WHERE +r.account_id = ? AND r.person_id BETWEEN ? AND ? ORDER BY r.person_id, r.id`
 )
 
 // batchPersons selects the persons with their card's UID and extra
@@ -213,6 +258,21 @@ func (r *AccountReader) Persons(ctx context.Context, afterID int64, limit int) (
 			func(p *PersonRecord, t Task) { p.Tasks = append(p.Tasks, t) })},
 		{batchInteractions, rowInto(at, scanInteraction, func(in *Interaction) int64 { return in.PersonID },
 			func(p *PersonRecord, in Interaction) { p.Interactions = append(p.Interactions, in) })},
+		{batchTags, rowInto(at, scanPersonTag, func(pt *personTag) int64 { return pt.PersonID },
+			func(p *PersonRecord, pt personTag) { p.Tags = append(p.Tags, pt.Name) })},
+		{batchRelationships, rowInto(at, scanRelationshipRecord, func(rel *RelationshipRecord) int64 { return rel.PersonID },
+			func(p *PersonRecord, rel RelationshipRecord) { p.Relationships = append(p.Relationships, rel) })},
+		{batchPhotos, func(sc scanner) error {
+			var personID int64
+			var jpeg []byte
+			if err := sc.Scan(&personID, &jpeg); err != nil {
+				return err
+			}
+			if p, ok := at[personID]; ok {
+				p.Photo = jpeg
+			}
+			return nil
+		}},
 		{batchStayInTouch, func(sc scanner) error {
 			var personID int64
 			var c Cadence
@@ -246,4 +306,9 @@ func scanExportTask(sc scanner, t *Task) error {
 		t.Category = &CategoryRef{ID: catID.Int64, Name: catName.String, Color: catColor.String}
 	}
 	return nil
+}
+
+func scanRelationshipRecord(sc scanner, rel *RelationshipRecord) error {
+	return sc.Scan(&rel.ID, &rel.PersonID, &rel.Type.Name, &rel.Type.NameReverse, &rel.Type.Group, &rel.OtherUID,
+		&rel.CreatedAt, &rel.UpdatedAt)
 }

@@ -32,6 +32,12 @@ func TestExportBatchesUsePersonIndexes(t *testing.T) {
 			p.WorkHistory = []store.WorkEntry{{JobTitle: "Engineer", Active: true}}
 			p.Interactions = []store.Interaction{{HappenedOn: "2026-01-01", Kind: "call"}}
 			p.StayInTouch = &store.Cadence{EveryDays: 30, SinceOn: "2026-01-01"}
+			p.UID = ptr(fmt.Sprint("u", i))
+			p.Tags = []string{"friends", fmt.Sprint("t", i%7)}
+			if i > 0 {
+				p.Relationships = []store.RelationshipRecord{{Type: store.RelationshipTypeInput{Name: "friend", NameReverse: "friend",
+					Group: "friend"}, OtherUID: fmt.Sprint("u", i-1)}}
+			}
 			persons[i] = p
 		}
 		if _, err := s.ImportAccount(ctx, u.AccountID, u.ID, importOf(persons...)); err != nil {

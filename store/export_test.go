@@ -13,4 +13,6 @@ var BatchQueries = map[string]string{
 	"contact_details": batchContactDetails, "important_dates": batchImportantDates, "notes": batchNotes,
 	"gifts": batchGifts, "life_events": batchLifeEvents, "work_history": batchWorkHistory,
 	"interactions": batchInteractions, "stay_in_touch": batchStayInTouch, "tasks": batchTasks,
+	"relationships": batchRelationships, "tags": batchTags,
+	"photos": batchPhotos,
 }

@@ -23,7 +23,15 @@ type AccountImport struct {
 	Reminders      *ReminderSettings
 	TaskCategories []TaskCategory
 	Genders        []Gender
-	Journals       []JournalRecord
+	// RelationshipTypes, when not nil (even empty), take the place of the
+	// account's own, in their order: a new account's defaults, which no
+	// relationship has yet, would otherwise stand beside the document's.
+	// Nil keeps the account's, which the relationships then name.
+	RelationshipTypes []RelationshipType
+	// Tags are the account's tags, those no person has among them; a
+	// person's Tags name them, or new ones, ignoring case.
+	Tags     []Tag
+	Journals []JournalRecord
 	// Persons calls add for each person in turn, and returns the first
 	// error add returns: the persons are read as they are written, not
 	// held all at once.
@@ -33,10 +41,11 @@ type AccountImport struct {
 // ImportCounts are the rows an import wrote.
 type ImportCounts struct {
 	Persons, ContactDetails, ImportantDates, Notes, Gifts, LifeEvents, WorkHistory, Tasks, Interactions,
-	StayInTouch, TaskCategories, Genders, Journals, JournalEntries int
-	// Merged counts the categories, genders and journals that took the
-	// place of one of the account's of the same name (a new account's
-	// defaults) rather than being added beside it.
+	StayInTouch, TaskCategories, Genders, Journals, JournalEntries, RelationshipTypes, Relationships, Tags, Photos int
+	// Merged counts the categories, genders, journals and tags that took
+	// the place of one of the account's of the same name (a new account's
+	// defaults; the tags that a prune left) rather than being added beside
+	// it.
 	Merged int
 }
 
@@ -65,7 +74,8 @@ func (s *Store) ImportAccount(ctx context.Context, accountID, userID int64, in A
 		if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: import: %w", err)
 		}
-		im := &importer{tx: tx, accountID: accountID, now: s.now(), n: &n, stmts: map[string]*sql.Stmt{}}
+		im := &importer{tx: tx, accountID: accountID, now: s.now(), n: &n, stmts: map[string]*sql.Stmt{},
+			uids: map[string]int64{}}
 		defer im.close()
 		if err := im.run(ctx, userID, in); err != nil {
 			return err
@@ -79,10 +89,19 @@ func (s *Store) ImportAccount(ctx context.Context, accountID, userID int64, in A
 type importer struct {
 	tx        *txn
 	accountID int64
-	now       int64 // for the rows the document gives no time of: the settings
+	now       int64 // for the rows the document gives no time of: the settings, a person's tags and photo
 	n         *ImportCounts
 	// categories and genders map the document's ids to the account's.
 	categories, genders map[int64]int64
+	// relationshipTypes are the account's types by names and group, the
+	// first of each; uids the persons written, by the document's UID.
+	relationshipTypes map[RelationshipTypeInput]int64
+	uids              map[string]int64
+	// tags are the account's tags by FoldTag key.
+	tags map[string]int64
+	// relationships wait until every person is in, since they name persons
+	// that may come later in the document.
+	relationships []pendingRelationship
 	// stmts are the statements prepared for this import: each runs once a
 	// row, thousands of times.
 	stmts map[string]*sql.Stmt
@@ -142,6 +161,12 @@ func (im *importer) run(ctx context.Context, userID int64, in AccountImport) err
 	if im.genders, err = im.gendersOf(ctx, in.Genders); err != nil {
 		return fmt.Errorf("store: import genders: %w", err)
 	}
+	if err := im.relationshipTypesOf(ctx, in.RelationshipTypes); err != nil {
+		return fmt.Errorf("store: import relationship types: %w", err)
+	}
+	if err := im.tagsOf(ctx, in.Tags); err != nil {
+		return fmt.Errorf("store: import tags: %w", err)
+	}
 	journals, err := im.namedRows(ctx, `SELECT id, name FROM journals WHERE account_id = ? ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("store: import journals: %w", err)
@@ -154,13 +179,20 @@ func (im *importer) run(ctx context.Context, userID int64, in AccountImport) err
 	if in.Persons == nil {
 		return nil
 	}
-	return in.Persons(func(p *PersonRecord) error {
+	err = in.Persons(func(p *PersonRecord) error {
 		if err := im.person(ctx, p); err != nil {
 			return fmt.Errorf("store: import person %d: %w", im.n.Persons, err)
 		}
 		im.n.Persons++
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if err := im.writeRelationships(ctx); err != nil {
+		return fmt.Errorf("store: import relationships: %w", err)
+	}
+	return nil
 }
 
 func (im *importer) settings(ctx context.Context, userID int64, tz string, rs *ReminderSettings) error {
@@ -296,9 +328,10 @@ func (im *importer) journal(ctx context.Context, have *named, j *JournalRecord) 
 	}
 	for _, en := range j.Entries {
 		// A merged journal may have the date already: it keeps its own.
-		res, err := im.execResult(ctx, `INSERT INTO journal_entries (account_id, journal_id, year, month, day, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (journal_id, year, month, day) DO NOTHING`,
-			im.accountID, id, en.Year, en.Month, en.Day, en.CreatedAt, en.UpdatedAt)
+		res, err := im.execResult(ctx, `INSERT INTO journal_entries (account_id, journal_id, year, month, day, body, body_folded,
+				created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (journal_id, year, month, day) DO NOTHING`,
+			im.accountID, id, en.Year, en.Month, en.Day, en.Body, foldCase(en.Body), en.CreatedAt, en.UpdatedAt)
 		if err != nil {
 			return err
 		}
@@ -343,6 +376,15 @@ func (im *importer) person(ctx context.Context, p *PersonRecord) error {
 	id, err := im.insert(ctx, insertPerson, append(args, p.CreatedAt, p.UpdatedAt)...)
 	if err != nil {
 		return err
+	}
+	if p.UID != nil {
+		im.uids[*p.UID] = id
+	}
+	if err := im.holdRelationships(id, p.Relationships); err != nil {
+		return err
+	}
+	if err := im.personTags(ctx, id, p.Tags); err != nil {
+		return fmt.Errorf("tags: %w", err)
 	}
 	return im.children(ctx, id, p)
 }
@@ -418,6 +460,15 @@ func (im *importer) children(ctx context.Context, person int64, p *PersonRecord)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, acct, person, in.HappenedOn, in.Kind, in.Note, in.CreatedAt, in.UpdatedAt); err != nil {
 			return fmt.Errorf("interaction: %w", err)
 		}
+	}
+	if p.Photo != nil {
+		// The document's photo is one that Kith made, checked as such:
+		// kept byte for byte, so that its ETag stays.
+		if err := im.exec(ctx, `INSERT INTO photos (account_id, person_id, jpeg, sha256, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, acct, person, p.Photo, PhotoSum(p.Photo), im.now, im.now); err != nil {
+			return fmt.Errorf("photo: %w", err)
+		}
+		im.n.Photos++
 	}
 	if c := p.StayInTouch; c != nil {
 		if err := im.exec(ctx, `INSERT INTO stay_in_touch (account_id, person_id, every_days, since_on, created_at, updated_at)

@@ -144,3 +144,36 @@ func TestImportAccountMergesOnce(t *testing.T) {
 		t.Errorf("%d journals, %+v; want the default and one more, an entry each", len(js), n)
 	}
 }
+
+// TestImportAccountRelationshipsOutOfReach: a relationship whose type or
+// other person the import lacks (which the document's reader refuses
+// first) fails the import whole, rather than dropping the relationship.
+func TestImportAccountRelationshipsOutOfReach(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	friend := store.RelationshipTypeInput{Name: "friend", NameReverse: "friend", Group: "friend"}
+	for name, rel := range map[string]store.RelationshipRecord{
+		"a person the import lacks": {Type: friend, OtherUID: "nobody"},
+		"a type the account lacks":  {Type: store.RelationshipTypeInput{Name: "foe", NameReverse: "foe", Group: "other"}, OtherUID: "b"},
+	} {
+		a, b := importedPerson("A"), importedPerson("B")
+		a.UID, b.UID = ptr("a"), ptr("b")
+		a.Relationships = []store.RelationshipRecord{rel}
+		if _, err := s.ImportAccount(t.Context(), u.AccountID, u.ID, importOf(a, b)); err == nil {
+			t.Errorf("%s: imported", name)
+		}
+	}
+	persons, _, _ := s.Persons(t.Context(), u.AccountID, 10, 0)
+	types, _ := s.RelationshipTypes(t.Context(), u.AccountID)
+	if len(persons) != 0 || len(types) != 12 {
+		t.Errorf("after failed imports: %d persons, %d types", len(persons), len(types))
+	}
+
+	a, b := importedPerson("A"), importedPerson("B")
+	a.UID, b.UID = ptr("a"), ptr("b")
+	a.Relationships = []store.RelationshipRecord{{Type: friend, OtherUID: "b"}}
+	n, err := s.ImportAccount(t.Context(), u.AccountID, u.ID, importOf(a, b))
+	if err != nil || n.Relationships != 1 || n.RelationshipTypes != 0 {
+		t.Fatalf("%+v %v", n, err)
+	}
+}

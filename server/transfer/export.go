@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 
@@ -35,12 +36,14 @@ const ExportBatch = 200
 // the tasks and persons refer to by them.
 type (
 	exportHead struct {
-		Version        int              `json:"kith_export"`
-		ExportedAt     int64            `json:"exported_at"`
-		Settings       exportSettings   `json:"settings"`
-		TaskCategories []exportCategory `json:"task_categories"`
-		Genders        []exportGender   `json:"genders"`
-		Journals       []exportJournal  `json:"journals"`
+		Version           int                      `json:"kith_export"`
+		ExportedAt        int64                    `json:"exported_at"`
+		Settings          exportSettings           `json:"settings"`
+		TaskCategories    []exportCategory         `json:"task_categories"`
+		Genders           []exportGender           `json:"genders"`
+		RelationshipTypes []exportRelationshipType `json:"relationship_types"`
+		Tags              []exportTag              `json:"tags"`
+		Journals          []exportJournal          `json:"journals"`
 	}
 	exportSettings struct {
 		Timezone  string          `json:"timezone"`
@@ -64,6 +67,19 @@ type (
 		CreatedAt int64  `json:"created_at"`
 		UpdatedAt *int64 `json:"updated_at"`
 	}
+	exportRelationshipType struct {
+		Name        string `json:"name"`
+		NameReverse string `json:"name_reverse"`
+		Group       string `json:"group"`
+		CreatedAt   int64  `json:"created_at"`
+		UpdatedAt   int64  `json:"updated_at"`
+	}
+	// exportTag is one of the account's tags, which persons name.
+	exportTag struct {
+		Name      string `json:"name"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt int64  `json:"updated_at"`
+	}
 	exportJournal struct {
 		Name      string        `json:"name"`
 		CreatedAt int64         `json:"created_at"`
@@ -71,11 +87,12 @@ type (
 		Entries   []exportEntry `json:"entries"`
 	}
 	exportEntry struct {
-		Year      int   `json:"year"`
-		Month     int   `json:"month"`
-		Day       int   `json:"day"`
-		CreatedAt int64 `json:"created_at"`
-		UpdatedAt int64 `json:"updated_at"`
+		Year      int    `json:"year"`
+		Month     int    `json:"month"`
+		Day       int    `json:"day"`
+		Body      string `json:"body"`
+		CreatedAt int64  `json:"created_at"`
+		UpdatedAt int64  `json:"updated_at"`
 	}
 	exportPerson struct {
 		UID                *string               `json:"uid"`
@@ -106,6 +123,10 @@ type (
 		WorkHistory        []exportWorkEntry     `json:"work_history"`
 		Tasks              []exportTask          `json:"tasks"`
 		Interactions       []exportInteraction   `json:"interactions"`
+		Tags               []string              `json:"tags"`
+		Relationships      []exportRelationship  `json:"relationships"`
+		// Photo is the JPEG Kith keeps, in standard base64; null for none.
+		Photo *string `json:"photo"`
 	}
 	// exportAge has the fields of its kind only, as PATCH …/age takes
 	// them, and estimated_at, when an estimated age was set.
@@ -191,6 +212,18 @@ type (
 		CompletedAt    *int64 `json:"completed_at"`
 		CreatedAt      int64  `json:"created_at"`
 		UpdatedAt      int64  `json:"updated_at"`
+	}
+	// exportRelationship is one stored on its person: person_uid is the
+	// other's uid, and the type is named as the head's relationship_types
+	// name it. id orders the relationships (see store.RelationshipRecord).
+	exportRelationship struct {
+		ID          int64  `json:"id"`
+		Type        string `json:"type"`
+		TypeReverse string `json:"type_reverse"`
+		Group       string `json:"group"`
+		PersonUID   string `json:"person_uid"`
+		CreatedAt   int64  `json:"created_at"`
+		UpdatedAt   int64  `json:"updated_at"`
 	}
 	exportInteraction struct {
 		HappenedOn string  `json:"happened_on"`
@@ -292,6 +325,20 @@ func readHead(ctx context.Context, r *store.AccountReader, userID, now int64) (e
 	h.Genders = rowsOf(genders, func(g store.Gender) exportGender {
 		return exportGender{ID: g.ID, Name: g.Name, Position: g.Position, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
 	})
+	types, err := r.RelationshipTypes(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.RelationshipTypes = rowsOf(types, func(t store.RelationshipType) exportRelationshipType {
+		return exportRelationshipType{Name: t.Name, NameReverse: t.NameReverse, Group: t.Group, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	})
+	tags, err := r.Tags(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.Tags = rowsOf(tags, func(t store.Tag) exportTag {
+		return exportTag{Name: t.Name, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	})
 	journals, err := r.Journals(ctx)
 	if err != nil {
 		return h, err
@@ -299,7 +346,7 @@ func readHead(ctx context.Context, r *store.AccountReader, userID, now int64) (e
 	h.Journals = rowsOf(journals, func(j store.JournalRecord) exportJournal {
 		return exportJournal{Name: j.Name, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
 			Entries: rowsOf(j.Entries, func(en store.Entry) exportEntry {
-				return exportEntry{Year: en.Year, Month: en.Month, Day: en.Day, CreatedAt: en.CreatedAt, UpdatedAt: en.UpdatedAt}
+				return exportEntry{Year: en.Year, Month: en.Month, Day: en.Day, Body: en.Body, CreatedAt: en.CreatedAt, UpdatedAt: en.UpdatedAt}
 			})}
 	})
 	return h, nil
@@ -368,6 +415,15 @@ func exportPersonOf(p *store.PersonRecord) exportPerson {
 	out.Interactions = rowsOf(p.Interactions, func(in store.Interaction) exportInteraction {
 		return exportInteraction{HappenedOn: in.HappenedOn, Kind: in.Kind, Note: in.Note,
 			CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
+	})
+	out.Tags = rowsOf(p.Tags, func(name string) string { return name })
+	if p.Photo != nil {
+		b64 := base64.StdEncoding.EncodeToString(p.Photo)
+		out.Photo = &b64
+	}
+	out.Relationships = rowsOf(p.Relationships, func(rel store.RelationshipRecord) exportRelationship {
+		return exportRelationship{ID: rel.ID, Type: rel.Type.Name, TypeReverse: rel.Type.NameReverse, Group: rel.Type.Group,
+			PersonUID: rel.OtherUID, CreatedAt: rel.CreatedAt, UpdatedAt: rel.UpdatedAt}
 	})
 	return out
 }

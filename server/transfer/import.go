@@ -38,14 +38,21 @@ var (
 // the other refusals.
 func ImportDocument(ctx context.Context, st *store.Store, accountID, userID int64, tz string, doc io.ReaderAt, size int64) (store.ImportCounts, error) {
 	now := st.Now()
-	loc := input.UserZone(tz)
-	check := newDocReader(input.DateOf(now.In(loc)), now.Unix())
+	today := input.DateOf(now.In(input.UserZone(tz)))
+	// The account's relationship types are those a document without its
+	// own names.
+	types, err := st.RelationshipTypes(ctx, accountID)
+	if err != nil {
+		return store.ImportCounts{}, err
+	}
+	check := newDocReader(today, now.Unix())
+	check.accountTypes = types
 	in, err := check.head(doc, size)
 	if err != nil {
 		return store.ImportCounts{}, err
 	}
 	in.Persons = func(add func(*store.PersonRecord) error) error {
-		write := newDocReader(check.today, check.now)
+		write := newDocReader(today, now.Unix())
 		return walk(io.NewSectionReader(doc, 0, size), func(key string, dec *json.Decoder) error {
 			if key != "persons" {
 				return skip(dec)
@@ -84,7 +91,7 @@ func (r *docReader) head(doc io.ReaderAt, size int64) (store.AccountImport, erro
 				r.fail("persons", "The persons field must be an array.")
 			}
 			return err
-		case "kith_export", "settings", "task_categories", "genders", "journals":
+		case "kith_export", "settings", "task_categories", "genders", "relationship_types", "tags", "journals":
 			var v any
 			if err := dec.Decode(&v); err != nil {
 				return notJSON(err)
@@ -114,8 +121,11 @@ func (r *docReader) head(doc io.ReaderAt, size int64) (store.AccountImport, erro
 	in.Timezone, in.Reminders = r.settings(top.Value("settings"))
 	in.TaskCategories = r.categoriesOf(top.Value("task_categories"))
 	in.Genders = r.gendersOf(top.Value("genders"))
+	in.RelationshipTypes = r.relationshipTypesOf(top.Value("relationship_types"))
+	in.Tags = r.tagsOf(top.Value("tags"))
 	in.Journals = r.journalsOf(top.Value("journals"))
 	r.checkRefs()
+	r.checkRelationships(in.RelationshipTypes)
 	if r.count > 0 {
 		return in, &r.errs
 	}

@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -34,6 +35,10 @@ type docReader struct {
 	refs                []docRef
 	referred            map[docRef]bool // by field and id, where left empty
 	uids                map[string]bool
+	// accountTypes are the relationship types of a document without its
+	// own; rels what its relationships name, checked at the end.
+	accountTypes []store.RelationshipType
+	rels         docRelationships
 }
 
 // docRef is a row's reference to a gender or a task category.
@@ -54,7 +59,7 @@ func (r *docReader) refer(field string, id int64, where string) {
 
 func newDocReader(today time.Time, now int64) *docReader {
 	return &docReader{today: today, now: now, categories: map[int64]bool{}, genders: map[int64]bool{},
-		referred: map[docRef]bool{}, uids: map[string]bool{}}
+		referred: map[docRef]bool{}, uids: map[string]bool{}, rels: newDocRelationships()}
 }
 
 // fail records a failure, unless the document has enough already.
@@ -251,6 +256,7 @@ func (r *docReader) journalsOf(v any) []store.JournalRecord {
 				}
 				days[date] = true
 			}
+			en.Body = input.EntryBody(p)
 			en.CreatedAt, en.UpdatedAt = r.times(p)
 			return en
 		})
@@ -280,6 +286,12 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		r.uids[*rec.UID] = true
 	}
 	rec.VCardExtra = p.Verbatim("vcard_extra", maxVCardExtra) // kept as it is, line breaks and all
+	if p.Value("tags") != nil {
+		// No bound on their number: a vCard or a merge gives a person more
+		// than the hundred a PUT of their tags takes.
+		rec.Tags = p.Strings("tags", math.MaxInt, store.MaxTagLength)
+	}
+	rec.Photo = docPhoto(p)
 	rec.CreatedAt, rec.UpdatedAt = r.times(p)
 	r.done(where, p)
 
@@ -358,7 +370,18 @@ func (r *docReader) person(where string, v any) store.PersonRecord {
 		i.CreatedAt, i.UpdatedAt = r.times(p)
 		return i
 	})
+	rec.Relationships = r.relationshipsOf(where, rec.UID, p.Value("relationships"))
 	return rec
+}
+
+// tagsOf reads the account's tags with the rules of a tag's rename; two
+// names equal ignoring case are one tag, the first (see store's tagsOf).
+func (r *docReader) tagsOf(v any) []store.Tag {
+	return docRows(r, "tags", v, func(w string, p *input.Params) store.Tag {
+		t := store.Tag{Name: input.TagName(p)}
+		t.CreatedAt, t.UpdatedAt = r.times(p)
+		return t
+	})
 }
 
 // age reads a person's age as PATCH …/age takes it, and estimated_at,

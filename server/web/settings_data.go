@@ -92,7 +92,9 @@ func (a *App) handleImport(c echo.Context) error {
 		{"Notes", n.Notes}, {"Gifts", n.Gifts}, {"Life events", n.LifeEvents}, {"Work history", n.WorkHistory},
 		{"Tasks", n.Tasks}, {"Interactions", n.Interactions}, {"Stay-in-touch reminders", n.StayInTouch},
 		{"Task categories", n.TaskCategories}, {"Genders", n.Genders}, {"Journals", n.Journals},
-		{"Journal entries", n.JournalEntries}, {"Merged with this account's own", n.Merged},
+		{"Journal entries", n.JournalEntries}, {"Relationship types", n.RelationshipTypes},
+		{"Relationships", n.Relationships}, {"Tags", n.Tags},
+		{"Photos", n.Photos}, {"Merged with this account's own", n.Merged},
 	} {
 		v.Counts = append(v.Counts, fact{k.label, strconv.Itoa(k.n)})
 	}
