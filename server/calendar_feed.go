@@ -111,16 +111,8 @@ func (s *Server) handleCalendarFeed(c echo.Context) error {
 // when sent, compared weakly as that header is, else If-Modified-Since,
 // against the time the current body was first served.
 func notModified(r *http.Request, etag string, changed int64) bool {
-	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
-		for _, list := range inm {
-			for _, tag := range strings.Split(list, ",") {
-				tag = strings.TrimSpace(tag)
-				if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
-					return true
-				}
-			}
-		}
-		return false
+	if len(r.Header.Values("If-None-Match")) > 0 {
+		return input.NoneMatch(r, etag)
 	}
 	since, err := http.ParseTime(r.Header.Get(echo.HeaderIfModifiedSince))
 	return err == nil && since.Unix() >= changed

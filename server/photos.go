@@ -11,7 +11,8 @@ import (
 )
 
 // handlePhotoShow answers the person's photo, the JPEG Kith made, with a
-// strong ETag (its digest) and 304 to a client that has it already.
+// strong ETag (its digest) and 304 to a client that has it already. The
+// web app's pages show it through this handler too (web.Options.Photo).
 // no-cache rather than the API's no-store: a browser may keep the image,
 // and asks each time whether it is still the one.
 func (s *Server) handlePhotoShow(c echo.Context) error {
@@ -27,7 +28,7 @@ func (s *Server) handlePhotoShow(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderCacheControl, "private, no-cache")
 	h.Set("ETag", etag)
-	if input.NoneMatch(c.Request().Header.Get("If-None-Match"), etag) {
+	if input.NoneMatch(c.Request(), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, "image/jpeg", p.JPEG)

@@ -177,7 +177,7 @@ func New(o Options) *Server {
 		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
 			return remind.ReadSource(ctx, s.store, acct, today, days, loc)
 		},
-		Export: s.handleExport, VCardExport: s.handleVCardExport,
+		Export: s.handleExport, VCardExport: s.handleVCardExport, Photo: s.handlePhotoShow,
 	})
 	s.routes(o.CORSOrigins)
 	for _, r := range s.echo.Routes() {

@@ -101,13 +101,16 @@ func photoPart(r *http.Request) ([]byte, error) {
 	}
 }
 
-// NoneMatch tells whether an If-None-Match header names etag, or is *:
-// the weak comparison RFC 9110 (13.1.2) asks of it, W/ aside.
-func NoneMatch(header, etag string) bool {
-	for _, tag := range strings.Split(header, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == "*" || tag == etag {
-			return true
+// NoneMatch tells whether the request's If-None-Match headers name etag,
+// or *: the weak comparison RFC 9110 (13.1.2) asks of it, W/ aside. The
+// calendar feed and photos answer 304 by it.
+func NoneMatch(r *http.Request, etag string) bool {
+	for _, list := range r.Header.Values("If-None-Match") {
+		for _, tag := range strings.Split(list, ",") {
+			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+			if tag == "*" || tag == etag {
+				return true
+			}
 		}
 	}
 	return false

@@ -58,6 +58,10 @@ type Options struct {
 	// Export and VCardExport answer the settings page's downloads, as
 	// GET /api/export and GET /api/export/vcard do.
 	Export, VCardExport echo.HandlerFunc
+	// Photo answers a person's photo to the pages that show it, as
+	// GET /api/persons/{person}/photo does: the session's account's
+	// person only, with its ETag, and a 304 to a browser that has it.
+	Photo echo.HandlerFunc
 }
 
 // App is the web app: the pages' handlers, their routes and their

@@ -8,7 +8,6 @@ import (
 
 	"kith/server/input"
 	"kith/server/photo"
-	"kith/store"
 )
 
 // photoForm sends a new photo: a file that the API's rules check and
@@ -18,28 +17,6 @@ func photoForm(base, token string) Form {
 		{Name: "photo", Label: "Photo", Type: "file",
 			Hint: "JPEG, PNG, GIF or WebP, up to 10 MiB. Kith keeps a copy at most 512 pixels wide, without the file's metadata (such as where it was taken)."},
 	}}
-}
-
-// handlePhoto answers the person's photo to the page that shows it, as
-// GET /api/persons/{person}/photo does: the session's account's person
-// only, with its ETag, and a 304 to a browser that has it.
-func (a *App) handlePhoto(c echo.Context) error {
-	id, err := input.PathID(c, "person", store.ErrPersonNotFound)
-	if err != nil {
-		return err
-	}
-	p, err := a.store.Photo(c.Request().Context(), input.Account(c), id)
-	if err != nil {
-		return err
-	}
-	etag := `"` + p.SHA256 + `"`
-	h := c.Response().Header()
-	h.Set(echo.HeaderCacheControl, "private, no-cache")
-	h.Set("ETag", etag)
-	if input.NoneMatch(c.Request().Header.Get("If-None-Match"), etag) {
-		return c.NoContent(http.StatusNotModified)
-	}
-	return c.Blob(http.StatusOK, "image/jpeg", p.JPEG)
 }
 
 // handlePhotoSave makes the file sent the person's photo, replacing any,

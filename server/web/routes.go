@@ -58,7 +58,7 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/people/:person/appearance", a.handleAppearance, page, user)
 	r.post("/people/:person/stay-in-touch", a.handleStayInTouch, page, user)
 	r.post("/people/:person/tags", a.handlePersonTags, page, user)
-	r.get("/people/:person/photo", a.handlePhoto, page, user)
+	r.get("/people/:person/photo", a.o.Photo, page, user)
 	r.post("/people/:person/photo", a.handlePhotoSave, page, user)
 	r.post("/people/:person/photo/delete", a.handlePhotoDelete, page, user)
 	r.post("/people/:person/relationships", a.handleRelationshipCreate, page, user)
