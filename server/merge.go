@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -27,13 +26,8 @@ func (s *Server) handlePersonMerge(c echo.Context) error {
 		return err
 	}
 	merged, err := s.store.MergePersons(ctx, acct, keptID, otherID)
-	switch {
-	case errors.Is(err, store.ErrMergeUnknown):
-		return input.Invalid("person_id", "The selected person id is invalid.")
-	case errors.Is(err, store.ErrPersonProtected):
-		return input.ErrPersonProtected
-	case err != nil:
-		return err
+	if err != nil {
+		return input.MergeError(err)
 	}
 	return s.personResponse(c, http.StatusOK, merged)
 }

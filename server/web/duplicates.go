@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -61,13 +60,8 @@ func (a *App) handleMerge(c echo.Context) error {
 		return err
 	}
 	kept, err := a.store.MergePersons(ctx, acct, keptID, otherID)
-	switch {
-	case errors.Is(err, store.ErrMergeUnknown):
-		return input.Invalid("person_id", "The selected person id is invalid.")
-	case errors.Is(err, store.ErrPersonProtected):
-		return input.ErrPersonProtected
-	case err != nil:
-		return err
+	if err != nil {
+		return input.MergeError(err)
 	}
 	return a.seeOther(c, "/people/"+strconv.FormatInt(kept.ID, 10), "Merged into "+store.FullName(kept.FirstName, kept.LastName)+".")
 }
