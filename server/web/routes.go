@@ -54,6 +54,7 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/people/:person", a.handlePersonUpdate, page, user)
 	r.post("/people/:person/delete", a.handlePersonDelete, page, user)
 	r.post("/people/:person/merge", a.handleMerge, page, user)
+	r.post("/people/:person/call", a.handleLogCall, page, user)
 	r.post("/people/:person/age", a.handleAge, page, user)
 	r.post("/people/:person/appearance", a.handleAppearance, page, user)
 	r.post("/people/:person/stay-in-touch", a.handleStayInTouch, page, user)
