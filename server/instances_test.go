@@ -37,7 +37,7 @@ func (e *env) twin(opts ...func(*Options)) *env {
 // database count a user's requests, a client address's and a login's
 // failures together, and each reads what the other wrote.
 func TestTwoServersOneDatabase(t *testing.T) {
-	share := func(o *Options) { o.ShareLimits(o.Store, 6) } // one request per 10 s, 6 at once
+	share := func(o *Options) { o.ShareLimits(o.Store, 6, 6) } // one request per 10 s, 6 at once
 	a := newEnv(t, share)
 	b := a.twin(share)
 	_, key := a.user("ada@example.com")
@@ -150,7 +150,7 @@ func TestKeyRevokedOnOneServer(t *testing.T) {
 // read-only database, here its table gone), requests with a key and
 // without one are still answered, uncounted, and the failure is logged.
 func TestSharedLimitFailsOpen(t *testing.T) {
-	e := newEnv(t, func(o *Options) { o.ShareLimits(o.Store, 6) })
+	e := newEnv(t, func(o *Options) { o.ShareLimits(o.Store, 6, 6) })
 	_, key := e.user("ada@example.com")
 	storetest.Exec(t, e.where, `DROP TABLE rate_buckets`)
 	for range 8 { // more than the limit: nothing is counted

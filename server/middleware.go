@@ -384,19 +384,27 @@ func requireKey(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // limitRate spends one token of the user's bucket, or of the client
-// address's when no user is known, and says what is left in headers.
+// address's when no user is known, and says what is left in headers. The
+// web app's pages and their files spend from buckets of their own
+// (Options.PageLimiter), so that a person reading pages never runs their
+// API clients out of requests, nor those clients the pages.
 func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !s.limiter.Enabled() || c.Path() == "/api/health" {
+		limiter, prefix := s.limiter, ""
+		if sf := surfaceOf(c); sf == surfacePage || sf == surfaceFile {
+			// One database table holds both kinds of shared buckets.
+			limiter, prefix = s.pages, "page:"
+		}
+		if !limiter.Enabled() || c.Path() == "/api/health" {
 			return next(c)
 		}
-		key := "ip:" + clientKey(c.RealIP())
+		key := prefix + "ip:" + clientKey(c.RealIP())
 		if sess, ok := input.Session(c); ok {
-			key = "user:" + strconv.FormatInt(sess.UserID, 10)
+			key = prefix + "user:" + strconv.FormatInt(sess.UserID, 10)
 		}
 		res, ok := c.Get(ctxRateResult).(rate.Result)
 		if !ok {
-			res = s.limiter.Allow(key)
+			res = limiter.Allow(key)
 		}
 		h := c.Response().Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
