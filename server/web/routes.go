@@ -37,6 +37,7 @@ func (a *App) Routes(pages, files Router) {
 		http.StripPrefix("/static/", static).ServeHTTP(c.Response(), c.Request())
 		return nil
 	})
+	pageRoutes{files}.get("/manifest.webmanifest", handleManifest)
 	r := pageRoutes{pages}
 	page, user, key := webSecurity, a.requireWebUser, a.requireWebKey
 	r.get("/login", a.handleLoginPage, page)
