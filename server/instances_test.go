@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,6 +96,26 @@ func TestTwoServersOneDatabase(t *testing.T) {
 		}
 		if n := a.count(`SELECT count(*) FROM rate_buckets WHERE key = 'ip:198.51.100.7' AND NOT allowed`); n != 1 {
 			t.Errorf("the address's bucket is not refusing: %d rows", n)
+		}
+	})
+	a.clock.Advance(time.Minute)
+
+	t.Run("a user's pages count on both, apart from the API", func(t *testing.T) {
+		a.t, b.t = t, t
+		br := a.signIn(t, "ada@example.com") // the dashboard: the first of six pages
+		for i := range 5 {
+			br.e = servers[i%2]
+			br.get("/people").status(t, http.StatusOK)
+		}
+		for _, e := range servers {
+			br.e = e
+			br.get("/people").status(t, http.StatusTooManyRequests)
+		}
+		if r := b.do(req{method: "GET", path: "/api/me", key: key}); r.code != http.StatusOK {
+			t.Errorf("the API once the pages' budget is spent: %d", r.code)
+		}
+		if n := a.count(`SELECT count(*) FROM rate_buckets WHERE key LIKE 'page:user:%' AND NOT allowed`); n != 1 {
+			t.Errorf("the user's page bucket is not refusing: %d rows", n)
 		}
 	})
 	a.clock.Advance(time.Minute)
