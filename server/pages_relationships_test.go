@@ -53,7 +53,7 @@ func TestWebRelationships(t *testing.T) {
 
 	pg := b.get(base)
 	pg.status(t, http.StatusOK)
-	pg.has(t, `<section class="card" id="relationships"`, `action="`+base+`/relationships"`,
+	pg.has(t, `<div class="head-links" id="relationships">`, `<summary>Add a relationship</summary>`, `action="`+base+`/relationships"`,
 		`<label for="relationships-person_id">Person</label>`, `<option value="`+jim+`">Jim Halpert “Big Tuna”</option>`,
 		`<option value="`+pam+`">Pam</option>`, `<label for="relationships-relationship_type_id">Relationship</label>`,
 		`<option value="`+parent+`">parent</option>`, `<option value="`+typeID(t, e, key, "uncle or aunt")+`">uncle or aunt</option>`,
@@ -68,10 +68,10 @@ func TestWebRelationships(t *testing.T) {
 	pg = b.post(base+"/relationships", form("person_id", jim, "relationship_type_id", parent))
 	pg.redirects(t, base+"#relationships")
 	pg = b.follow(pg)
-	pg.has(t, "Relationship added.", `<a href="/people/`+jim+`">Jim Halpert</a><span class="muted small">parent</span>`)
+	pg.has(t, "Relationship added.", `<a href="/people/`+jim+`">Jim Halpert</a> <span class="muted">(parent)</span>`, `<summary>Change relationships</summary>`)
 	rel := idIn(t, pg, `action="`+base+`/relationships/(\d+)/delete" data-confirm="Remove Jim Halpert as Grace Hopper&#39;s parent\?"`)
 	pg = b.get("/people/" + jim)
-	pg.has(t, `<a href="/people/`+grace+`">Grace Hopper</a><span class="muted small">child</span>`,
+	pg.has(t, `<a href="/people/`+grace+`">Grace Hopper</a> <span class="muted">(child)</span>`,
 		`action="/people/`+jim+`/relationships/`+rel+`/delete"`)
 	if got := apiRelationships(t, e, key, grace); fmt.Sprint(got) != "[parent:"+jim+"]" {
 		t.Errorf("Grace's relationships: %v", got)
@@ -101,7 +101,7 @@ func TestWebRelationships(t *testing.T) {
 			t.Errorf("%s: %d", c.name, pg.code)
 			continue
 		}
-		pg.has(t, `<details open><summary>Add relationship</summary>`)
+		pg.has(t, `<details class="quiet-menu" open><summary>Change relationships</summary>`)
 		for field, msg := range map[string]string{"person_id": c.personErr, "relationship_type_id": c.typeErr} {
 			if msg != "" {
 				pg.has(t, `<p class="error" id="relationships-`+field+`-err">`+msg+`</p>`)
@@ -129,7 +129,7 @@ func TestWebRelationships(t *testing.T) {
 	if got := apiRelationships(t, e, key, grace); len(got) != 0 {
 		t.Errorf("after removal: %v", got)
 	}
-	b.get(base).has(t, "None yet.")
+	b.get(base).has(t, "<summary>Add a relationship</summary>")
 	b.post("/people/"+jim+"/relationships/"+rel+"/delete", nil).status(t, http.StatusNotFound)
 	b.post("/people/"+jim+"/relationships/abc/delete", nil).status(t, http.StatusNotFound)
 
