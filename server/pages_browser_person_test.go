@@ -91,6 +91,10 @@ func TestWebBrowserPerson(t *testing.T) {
 					!!btn.form.querySelector('input[name=csrf]').value; })()`,
 			"one h1, the name": `document.querySelectorAll('h1').length === 1 && document.querySelector('h1').textContent === 'Grace'`,
 		})
+		// The header's menus, open, still fit.
+		b.openSection("relationships")
+		b.openSection("tags")
+		b.fits(w)
 	}
 
 	// Log a call: a call today, as the API shows it.

@@ -33,14 +33,14 @@ func itemOf(t *testing.T, pg page, text string) string {
 func before(t *testing.T, pg page, in ...string) {
 	t.Helper()
 	last := -1
-	for _, s := range in {
+	for n, s := range in {
 		i := strings.Index(pg.body, s)
 		if i < 0 {
 			t.Errorf("no %q in the page", s)
 			return
 		}
 		if i < last {
-			t.Errorf("%q comes before %q", s, in[0])
+			t.Errorf("%q comes before %q", s, in[n-1])
 		}
 		last = i
 	}
