@@ -77,20 +77,20 @@ func TestWebRelationships(t *testing.T) {
 		t.Errorf("Grace's relationships: %v", got)
 	}
 
-	// Refusals: the API's words beside the fields, the choices kept, the
+	// Refusals: the API's refusals in the page's words beside the fields, the choices kept, the
 	// form open, nothing made.
 	for _, c := range []struct {
 		name               string
 		person, kind       string
 		personErr, typeErr string
 	}{
-		{"nothing chosen", "", "", "The person id field is required.", "The relationship type id field is required."},
+		{"nothing chosen", "", "", "Fill in “Person”.", "Fill in “Relationship”."},
 		{"twice", jim, parent, "The relationship already exists.", ""},
 		{"the other way round", jim, parent, "The relationship already exists.", ""},
-		{"themself", grace, friend, "The person id field and person must be different.", ""},
-		{"another account's person", bobs, friend, "The selected person id is invalid.", ""},
-		{"another account's type", pam, bobsType, "", "The selected relationship type id is invalid."},
-		{"not numbers", "x", "y", "The person id field must be an integer.", "The relationship type id field must be an integer."},
+		{"themself", grace, friend, "Choose someone else: a person is not their own relation.", ""},
+		{"another account's person", bobs, friend, "Choose one of the choices of “Person”.", ""},
+		{"another account's type", pam, bobsType, "", "Choose one of the choices of “Relationship”."},
+		{"not numbers", "x", "y", "“Person” takes a whole number.", "“Relationship” takes a whole number."},
 	} {
 		path := base
 		if c.name == "the other way round" { // Grace as Jim's parent: the same two, the same type
@@ -177,8 +177,8 @@ func TestWebRelationshipByName(t *testing.T) {
 
 	// Errors of the person that the name named go beside the name.
 	for name, msg := range map[string]string{
-		"":             "The person id field is required.",
-		"Grace Hopper": "The person id field and person must be different.",
+		"":             "Fill in “Person”.",
+		"Grace Hopper": "Choose someone else: a person is not their own relation.",
 		"Jim Halpert":  "The relationship already exists.",
 		"Nobody Here":  "Nobody matches “Nobody Here”.",
 	} {

@@ -16,7 +16,7 @@ import (
 // Child is one kind of a person's records (contact details, tasks,
 // notes, …) as the person page lists, adds, edits and deletes it. Each is
 // made from input's Child by childOf, so the page checks a form with the
-// API's rules and words its errors with the API's messages.
+// API's rules; plainErrors words its errors for the page.
 type Child struct {
 	Slug  string // the path segment, as the API's: contact-details
 	Title string // the section's heading

@@ -87,7 +87,6 @@ func (a *App) personPage(c echo.Context, status int, per store.Person, f failed)
 			v.Appearance = append(v.Appearance, fact{appearanceLabel(name), *val})
 		}
 	}
-	var birthdays []store.ImportantDate
 	for _, k := range Children {
 		items, err := k.list(a, ctx, d, acct, per.ID)
 		if err != nil {
@@ -112,7 +111,8 @@ func (a *App) personPage(c echo.Context, status int, per store.Person, f failed)
 			v.Record = append(v.Record, sec)
 		}
 	}
-	if birthdays, err = a.store.ImportantDates(ctx, acct, per.ID); err != nil {
+	birthdays, err := a.store.ImportantDates(ctx, acct, per.ID)
+	if err != nil {
 		return err
 	}
 	v.Birthday = nextBirthday(per.Age, birthdays, d)

@@ -3,6 +3,8 @@ package web
 import (
 	"regexp"
 	"strings"
+
+	"kith/server/input"
 )
 
 // plainErrors words the API's messages (input's, in the contract's
@@ -32,9 +34,9 @@ func plainErrors(fields []Field, errs map[string][]string) map[string][]string {
 	return out
 }
 
-// plainSays are the messages of one field that a rule would word too
-// vaguely: the contact detail's value, which is an email address, a
-// number or a web address by its kind.
+// plainSays are messages that a rule would word too vaguely, or not at
+// all: the contact detail's value, which is an email address, a number or
+// a web address by its kind; an address; a relationship; a photo.
 var plainSays = map[string]string{
 	"The value field is required when kind is email.":                                              "Enter the email address.",
 	"The value field is required when kind is phone.":                                              "Enter the phone number.",
@@ -44,6 +46,11 @@ var plainSays = map[string]string{
 	"The value field format is invalid.":                                                           "Enter a phone number: it needs digits.",
 	"The selected country is invalid.":                                                             "Enter a two-letter country code or the country's name in English: DE, Germany.",
 	"The street field is required when none of city / postal code / region / country are present.": "Fill in at least one part of the address.",
+	input.MsgSameRelatedPerson:                                                                     "Choose someone else: a person is not their own relation.",
+	input.MsgPhotoRequired:                                                                         "Choose a photo to send.",
+	input.MsgPhotoType:                                                                             "Choose a JPEG, PNG, GIF or WebP file.",
+	input.MsgPhotoImage:                                                                            "That file is not an image Kith can read.",
+	input.MsgPhotoPixels:                                                                           "That image is larger than 40 megapixels.",
 }
 
 // plainRules word the contract's rules (contract.md §2) by the label.
