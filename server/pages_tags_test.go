@@ -60,19 +60,19 @@ func TestWebPersonTags(t *testing.T) {
 	pg.lacks(t, "<summary>Add tags</summary>")
 	wantTags(t, e, key, grace, "Book club", "Work")
 
-	// Refused by the API's rules, with its words beside the field, the
+	// Refused by the API's rules, worded by the name refused beside the field, the
 	// text kept, the tags unchanged.
 	long := strings.Repeat("x", 51)
 	pg = b.post(base+"/tags", form("tags", "Chess, "+long))
 	pg.status(t, http.StatusUnprocessableEntity)
 	pg.has(t, `<details class="quiet-menu" open><summary>Change tags</summary>`, `aria-invalid="true"`,
-		`<p class="error" id="tags-tags-err">The tags.1 field must not be greater than 50 characters.</p>`, `value="Chess, `+long+`"`)
+		`<p class="error" id="tags-tags-err">“`+long+`” is too long: a tag takes at most 50 characters.</p>`, `value="Chess, `+long+`"`)
 	pg = b.post(base+"/tags", form("tags", strings.Repeat("a,b,", 51)))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="tags-tags-err">The tags field must not have more than 100 items.</p>`)
+	pg.has(t, `id="tags-tags-err">A person may have at most 100 tags.</p>`)
 	pg = b.post(base+"/tags", form("tags", "Chess, Bad\x01Tag"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="tags-tags-err">The tags.1 field format is invalid.</p>`)
+	pg.has(t, `id="tags-tags-err">“Bad`+"\x01"+`Tag” holds a character a tag cannot have.</p>`)
 	wantTags(t, e, key, grace, "Book club", "Work")
 
 	// A tag whose name holds a comma (the API's, or a card's) is kept
