@@ -31,6 +31,13 @@ type Field struct {
 	Value   string
 	Checked bool
 	Errors  []string
+	// Fits marks the select whose value picks the fields kith.js shows:
+	// those whose For holds it.
+	Fits bool
+	// For lists the values of the form's Fits select (space-separated)
+	// that the field belongs to; "" belongs to all. Without the script
+	// every field shows.
+	For string
 }
 
 // Option is one choice of a select.

@@ -4,3 +4,22 @@ document.addEventListener("submit", function (ev) {
   var msg = ev.target.getAttribute("data-confirm");
   if (msg && !window.confirm(msg)) ev.preventDefault();
 });
+
+// person: a form fits its kind. A select marked data-fits picks the
+// fields shown: a field whose data-for lists other values is hidden
+// (its value is still sent, and the API ignores another kind's fields).
+// Without the script every field shows.
+(function () {
+  function fit(select) {
+    if (!select.form) return;
+    var fields = select.form.querySelectorAll("[data-for]");
+    for (var i = 0; i < fields.length; i++) {
+      fields[i].hidden = fields[i].getAttribute("data-for").split(" ").indexOf(select.value) < 0;
+    }
+  }
+  var selects = document.querySelectorAll("select[data-fits]");
+  for (var i = 0; i < selects.length; i++) fit(selects[i]);
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches && ev.target.matches("select[data-fits]")) fit(ev.target);
+  });
+})();
