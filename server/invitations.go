@@ -69,43 +69,56 @@ func (s *Server) invite(c echo.Context, inviterID int64, in store.Invitee) (stor
 }
 
 // handleInvitationResend sends a user of the account who has not joined a
-// new invitation; their earlier links stop working. A few emails per
-// invited user per window, so that the route cannot flood an address.
+// new invitation; their earlier links stop working.
 func (s *Server) handleInvitationResend(c echo.Context) error {
-	ctx := c.Request().Context()
-	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "user", store.ErrUserNotFound)
 	if err != nil {
 		return err
 	}
+	u, err := s.reinvite(c, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, invitedJSON(u))
+}
+
+// reinvite sends the caller's account's user id, who has not joined, a new
+// invitation, voiding their earlier links: the API's resend and the Users
+// page's. A few emails per invited user per window, so that it cannot
+// flood an address, and within the caller's daily budget. Another
+// account's user is store.ErrUserNotFound; one who has joined is
+// errUserJoined; a spent budget input.ErrTooManyAttempts, with Retry-After.
+func (s *Server) reinvite(c echo.Context, id int64) (store.User, error) {
+	ctx := c.Request().Context()
+	sess, _ := input.Session(c)
 	// Who the user is comes before the budget, which would otherwise tell
 	// an outsider that another account's user exists.
 	u, err := s.store.User(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrUserNotFound) || err == nil && u.AccountID != sess.AccountID:
-		return store.ErrUserNotFound
+		return store.User{}, store.ErrUserNotFound
 	case err != nil:
-		return err
+		return store.User{}, err
 	case u.Joined():
-		return errUserJoined
+		return store.User{}, errUserJoined
 	}
 	if wait, blocked := s.resends.Blocked(invitationBudget(id)); blocked {
 		setRetryAfter(c, wait)
-		return input.ErrTooManyAttempts
+		return store.User{}, input.ErrTooManyAttempts
 	}
 	if err := s.inviteBudget(c, sess.UserID); err != nil {
-		return err
+		return store.User{}, err
 	}
 	inv, err := s.store.Reinvite(ctx, sess.UserID, id)
 	if errors.Is(err, store.ErrUserJoined) {
-		return errUserJoined
+		return store.User{}, errUserJoined
 	}
 	if err != nil {
-		return err
+		return store.User{}, err
 	}
 	s.invites.Fail(strconv.FormatInt(sess.UserID, 10))
 	s.sendInvitation(c, inv)
-	return c.JSON(http.StatusOK, invitedJSON(inv.User))
+	return inv.User, nil
 }
 
 // inviteBudget refuses a user who has sent their invitations for the day

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -214,4 +215,48 @@ func TestWebJoin(t *testing.T) {
 	late.get(pathOf(e.loggedLink())).status(t, http.StatusOK)
 	e.clock.Advance(72 * time.Hour)
 	invalid("an expired link", e.browser(t).get(pathOf(e.loggedLink())))
+}
+
+// TestWebSettingsReinvite: Send a new link, beside an invited user, sends
+// one as the API's resend does and voids the last; refusals are the API's,
+// beside the user; another account's user is a 404.
+func TestWebSettingsReinvite(t *testing.T) {
+	e := newEnv(t)
+	ada, key := e.user("ada@example.com")
+	_, bobKey := e.user("bob@example.com")
+	pam := e.invite(key, "pam@example.com")
+	first := pathOf(e.loggedLink())
+	kevin := e.invite(bobKey, "kevin@example.com")
+	b := e.signIn(t, "ada@example.com")
+	pg := b.get("/settings/users")
+	pg.has(t, `action="/settings/users/`+pam+`/invite"`, ">Send a new link</button>")
+	pg.lacks(t, fmt.Sprintf(`action="/settings/users/%d/invite"`, ada.ID)) // joined: no link to send
+
+	if pg := b.post("/settings/users/"+pam+"/invite", url.Values{"csrf": {"forged"}}); pg.code != http.StatusForbidden {
+		t.Errorf("without the form's token: %d", pg.code)
+	}
+	pg = b.post("/settings/users/"+pam+"/invite", nil)
+	pg.redirects(t, "/settings/users")
+	b.follow(pg).has(t, "A new invitation is on its way to pam@example.com")
+	second := pathOf(e.loggedLink())
+	if second == first {
+		t.Fatal("no new link")
+	}
+	e.browser(t).get(first).status(t, http.StatusForbidden)
+	e.browser(t).get(second).status(t, http.StatusOK)
+
+	// The invitation and this one were two emails; a third is allowed, a
+	// fourth not, as by the API.
+	b.post("/settings/users/"+pam+"/invite", nil).redirects(t, "/settings/users")
+	pg = b.post("/settings/users/"+pam+"/invite", nil)
+	pg.status(t, http.StatusTooManyRequests)
+	pg.has(t, `<p class="error" role="alert">Too Many Attempts.</p>`, "<h1>Users</h1>")
+	pg = b.post(fmt.Sprintf("/settings/users/%d/invite", ada.ID), nil)
+	pg.status(t, http.StatusConflict)
+	pg.has(t, "This user has already joined the account.")
+	for _, id := range []string{kevin, "999", "pam"} {
+		if pg := b.post("/settings/users/"+id+"/invite", nil); pg.code != http.StatusNotFound {
+			t.Errorf("user %s: %d", id, pg.code)
+		}
+	}
 }

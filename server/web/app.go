@@ -62,6 +62,11 @@ type Options struct {
 	// /api/administration/users does, under the same budget: a taken email
 	// is a validation error on email, a spent budget input.ErrTooManyAttempts.
 	Invite func(c echo.Context, inviterID int64, in store.Invitee) (store.User, error)
+	// Reinvite sends the signed-in user's account's user id a new
+	// invitation, as PUT /api/administration/users/{user}/invite does,
+	// under the same budgets: another account's user is
+	// store.ErrUserNotFound, a refusal an *input.Error (409, 429).
+	Reinvite func(c echo.Context, id int64) (store.User, error)
 	// AcceptInvitation spends an invitation link's token, giving its user
 	// password, as POST /api/invitations/accept does: a link that no longer
 	// works is an *input.Error (403), every password slot busy

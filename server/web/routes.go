@@ -84,6 +84,7 @@ func (a *App) Routes(pages, files Router) {
 		r.get("/settings/"+s.Slug, a.settingsSection(s.Slug), page, user)
 	}
 	r.post("/settings/users", a.handleInvite, page, user)
+	r.post("/settings/users/:user/invite", a.handleReinvite, page, user)
 	r.post("/settings/profile", a.handleProfile, page, user)
 	r.post("/settings/timezone", a.handleTimezone, page, user)
 	r.post("/settings/password", a.handlePassword, page, user)

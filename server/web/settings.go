@@ -67,6 +67,10 @@ type settingsState struct {
 	// being deleted, with inUseErr.
 	inUseOf  int64
 	inUseErr string
+	// refusedOf is the user whom a new invitation was just refused, with
+	// refusal.
+	refusedOf int64
+	refusal   string
 	// problems are an import's that name a place in the file rather
 	// than a field.
 	problems []string

@@ -19,10 +19,13 @@ type usersView struct {
 
 // userRow is a user of the account as the Users page lists them.
 type userRow struct {
+	ID          int64
 	Name, Email string
 	// Joined says whether they have chosen a password; You, whether they
 	// are the one reading.
 	Joined, You bool
+	// Refused is why a new link for them was just refused.
+	Refused string
 }
 
 func inviteForm(csrf string) Form {
@@ -40,8 +43,12 @@ func (a *App) fillUsers(c echo.Context, v *settingsView, st settingsState) error
 		return err
 	}
 	for _, u := range users {
-		v.Users = append(v.Users, userRow{Name: store.FullName(u.FirstName, &u.LastName), Email: u.Email,
-			Joined: u.Joined(), You: u.ID == sess.UserID})
+		row := userRow{ID: u.ID, Name: store.FullName(u.FirstName, &u.LastName), Email: u.Email,
+			Joined: u.Joined(), You: u.ID == sess.UserID}
+		if u.ID == st.refusedOf {
+			row.Refused = st.refusal
+		}
+		v.Users = append(v.Users, row)
 	}
 	v.Invite = inviteForm(csrf(c)).Fill(formOr(st.failed, "invite", nil))
 	return nil
@@ -69,4 +76,22 @@ func (a *App) handleInvite(c echo.Context) error {
 		return err
 	}
 	return a.seeOther(c, "/settings/users", "Invitation sent to "+in.Email+". The link works once, for 72 hours.")
+}
+
+// handleReinvite sends an invited user of the account a new link, as the
+// API's resend does, voiding the last; a refusal is shown beside them.
+func (a *App) handleReinvite(c echo.Context) error {
+	id, err := input.PathID(c, "user", store.ErrUserNotFound)
+	if err != nil {
+		return err
+	}
+	u, err := a.o.Reinvite(c, id)
+	var ae *input.Error
+	if errors.As(err, &ae) {
+		return a.settingsPage(c, ae.Status, "users", settingsState{refusedOf: id, refusal: ae.Message})
+	}
+	if err != nil {
+		return err
+	}
+	return a.seeOther(c, "/settings/users", "A new invitation is on its way to "+u.Email+": the last link no longer works.")
 }
