@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -92,10 +95,12 @@ func browseSettings(t *testing.T, bin string, width int64) {
 	b.click(`//header//a[normalize-space()="Settings"]`)
 	b.at("/settings")
 	b.settingsPage(width)
+	b.shot("/settings/menu", width)
 	for _, p := range settingsPages {
 		b.click(`//nav[@aria-label="Settings"]//a[normalize-space()="` + p.link + `"]`)
 		b.at(p.path)
 		b.settingsPage(width)
+		b.shot(p.path, width)
 		if n := b.count(`nav[aria-label="Settings"] a[aria-current="page"]`); n != 1 {
 			t.Errorf("%s: %d menu links marked current", p.path, n)
 		}
@@ -122,6 +127,7 @@ func browseSettings(t *testing.T, bin string, width int64) {
 		t.Fatalf("the new key shows %q", token)
 	}
 	b.copies(token)
+	b.shot("/settings/security-new-key", width)
 	if r := e.do(req{method: "GET", path: "/api/me", key: token}); r.code != 200 {
 		t.Errorf("the token shown: %d", r.code)
 	}
@@ -318,5 +324,14 @@ func (b *chrome) copies(secret string) {
 	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
 	if err != nil || got != secret {
 		b.t.Errorf("the clipboard holds %q (%v), want %q", got, err, secret)
+	}
+}
+
+// shot saves a screenshot of the page into $KITH_SCREENSHOTS, when set,
+// named after name's last element and the width.
+func (b *chrome) shot(name string, width int64) {
+	b.t.Helper()
+	if shots := os.Getenv("KITH_SCREENSHOTS"); shots != "" {
+		b.screenshot(filepath.Join(shots, "settings-"+path.Base(name)+"-"+fmt.Sprint(width)+".png"))
 	}
 }
