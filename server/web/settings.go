@@ -146,3 +146,16 @@ func settingsHome(seg []string) string {
 	}
 	return "/settings"
 }
+
+// settingsEditView is an edit page of the settings: one form, and the
+// way back to its section.
+type settingsEditView struct {
+	Form Form
+	Back string
+}
+
+// settingsEdit draws the edit page of one of the settings' rows.
+func (a *App) settingsEdit(c echo.Context, status int, title, back string, f Form) error {
+	return a.render(c, status, "settings_edit", Page{Title: title, Nav: "settings",
+		Data: settingsEditView{Form: f, Back: back}})
+}

@@ -209,19 +209,6 @@ func (a *App) handleChannelDelete(c echo.Context) error {
 	return a.seeOther(c, "/settings/reminders#channels", "Channel deleted.")
 }
 
-// settingsEditView is an edit page of the settings: one form, and the
-// way back to its section.
-type settingsEditView struct {
-	Form Form
-	Back string
-}
-
-// settingsEdit draws the edit page of one of the settings' rows.
-func (a *App) settingsEdit(c echo.Context, status int, title, back string, f Form) error {
-	return a.render(c, status, "settings_edit", Page{Title: title, Nav: "settings",
-		Data: settingsEditView{Form: f, Back: back}})
-}
-
 // channelEditForm is the form that edits ch: its name, and but for an
 // email channel its URL and token, the token never drawn.
 func channelEditForm(csrf string, ch store.Channel) Form {
