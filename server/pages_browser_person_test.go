@@ -110,13 +110,13 @@ func TestWebBrowserPerson(t *testing.T) {
 	// shows an address's fields once Address is chosen, and hides them
 	// again for an email.
 	b.openSection("contact-details")
-	kind := b.labelled("contact-details", "Kind")
-	street := b.labelled("contact-details", "Street")
+	kind := b.labelledIn("#contact-details", "Kind")
+	street := b.labelledIn("#contact-details", "Street")
 	b.choose(kind, "Address")
 	b.truths(map[string]string{"Street shows for an address": `document.querySelector('` + street + `').offsetParent !== null`})
 	b.sendKeys(street, "Unter den Linden 1")
-	b.sendKeys(b.labelled("contact-details", "City"), "Berlin")
-	b.sendKeys(b.labelled("contact-details", "Country"), "Germany")
+	b.sendKeys(b.labelledIn("#contact-details", "City"), "Berlin")
+	b.sendKeys(b.labelledIn("#contact-details", "Country"), "Germany")
 	b.submit(street, "Add contact detail")
 	b.sees("#contact-details", "Unter den Linden 1, Berlin, DE")
 	got := e.do(req{method: "GET", path: "/api/persons/" + grace + "/contact-details?kind=address", key: key}).body
@@ -127,10 +127,10 @@ func TestWebBrowserPerson(t *testing.T) {
 	b.choose(kind, "Email")
 	b.truths(map[string]string{
 		"Street is hidden for an email": `document.querySelector('` + street + `').offsetParent === null`,
-		"Value shows for an email":      `document.querySelector('` + b.labelled("contact-details", "Value") + `').offsetParent !== null`,
+		"Value shows for an email":      `document.querySelector('` + b.labelledIn("#contact-details", "Value") + `').offsetParent !== null`,
 	})
 	b.openSection("age")
-	b.choose(b.labelled("age", "What you know"), "Their age, roughly")
+	b.choose(b.labelledIn("#age", "What you know"), "Their age, roughly")
 	b.truths(map[string]string{
 		"the age form shows the estimate": `document.getElementById('age-estimated_age').offsetParent !== null`,
 		"and hides the birth year":        `document.getElementById('age-age_year').offsetParent === null`,
@@ -159,18 +159,6 @@ func (b *chrome) truths(checks map[string]string) {
 			b.t.Errorf("on %s: %s: not so (%v)", b.path(), what, err)
 		}
 	}
-}
-
-// labelled is the CSS selector of the field labelled label in the form of
-// the section id, found by the label's text as a person reads it.
-func (b *chrome) labelled(section, label string) string {
-	b.t.Helper()
-	id, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`([...document.querySelectorAll('#`+section+` label')].find(l =>
-		l.textContent.replace(/\(required\)/, '').trim() === `+quoteJS(label)+`) || {htmlFor: ''}).htmlFor`))
-	if err != nil || id == "" {
-		b.t.Fatalf("no field labelled %q in #%s: %v", label, section, err)
-	}
-	return "#" + id
 }
 
 // choose picks the option of the select that shows text, as a person

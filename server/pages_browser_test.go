@@ -589,6 +589,25 @@ func (b *chrome) count(sel string) int {
 	return n
 }
 
+// labelled is the CSS selector of the field whose label says label, as
+// web-app.md's group finds fields: case, "(required)" and spaces ignored.
+func (b *chrome) labelled(label string) string {
+	b.t.Helper()
+	return b.labelledIn("", label)
+}
+
+// labelledIn is labelled among the labels inside scope, a CSS selector
+// (a page holds several forms with a field of one name).
+func (b *chrome) labelledIn(scope, label string) string {
+	b.t.Helper()
+	id, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(Array.from(document.querySelectorAll(`+quoteJS(strings.TrimSpace(scope+" label"))+`)).find(l =>
+		l.textContent.replace("(required)", "").trim().toLowerCase() === `+quoteJS(strings.ToLower(label))+`) || {htmlFor: ""}).htmlFor`))
+	if err != nil || id == "" {
+		b.t.Fatalf("no field labelled %q in %q on %s: %v", label, scope, b.path(), err)
+	}
+	return "#" + id
+}
+
 func quoteJS(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }

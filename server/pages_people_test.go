@@ -701,7 +701,7 @@ func TestWebFormAddressOpened(t *testing.T) {
 		"/people/" + person + "/notes":          "/people/" + person,
 		"/people/" + person + "/age":            "/people/" + person,
 		"/people/" + person + "/tasks/1/toggle": "/people/" + person,
-		"/settings/keys":                        "/settings",
+		"/settings/keys":                        "/settings/security",
 		"/journals/1/entries":                   "/journals/1",
 		"/logout":                               "/",
 	} {

@@ -184,6 +184,7 @@ func New(o Options) *Server {
 		ChangePassword: s.changePassword,
 		ResendWait:     s.resendWait, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
 		TestChannel: s.testChannel, SendAt: s.sendAt,
+		Invite: s.invite, Reinvite: s.reinvite, AcceptInvitation: s.acceptInvitation,
 		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
 			return remind.ReadSource(ctx, s.store, acct, today, days, loc)
 		},

@@ -61,12 +61,9 @@ func (a *App) handleLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	token, err := a.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
-	if err != nil {
+	if err := a.startSession(c, u); err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie(c), Value: token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: store.WebSessionLife})
 	c.SetCookie(&http.Cookie{Name: LoginCookie, Path: "/login", MaxAge: -1})
 	return c.Redirect(http.StatusSeeOther, "/")
 }

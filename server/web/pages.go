@@ -161,7 +161,7 @@ func formHome(path string) string {
 	case len(seg) >= 2 && (seg[0] == "people" || seg[0] == "journals"):
 		return "/" + seg[0] + "/" + url.PathEscape(seg[1])
 	case seg[0] == "settings":
-		return "/settings"
+		return settingsHome(seg)
 	}
 	return "/"
 }
