@@ -89,6 +89,7 @@ func TestWebBrowser(t *testing.T) {
 	b.at("/people/new")
 	b.sendKeys("#person-first_name", "Grace")
 	b.sendKeys("#person-last_name", "Hopper")
+	b.do(chromedp.Click(`//main//summary[normalize-space()="More details"]`)) // the rest of the fields, behind a disclosure
 	b.sendKeys("#person-nickname", "Amazing Grace")
 	b.sendKeys("#person-how_we_met", "At the Harvard Computation Lab, over a moth in the Mark II.")
 	b.submit("#person-first_name", "Add person")

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -20,6 +21,12 @@ type dashboardView struct {
 	Coming []dashboardDay
 	Tasks  []dashboardTask
 	Calls  []dashboardCall
+	// FirstRun is an account without persons yet: the dashboard offers
+	// the ways to get some.
+	FirstRun bool
+	// Zones, while the user's time zone is still UTC, are the zones the
+	// server knows, for the script that offers the browser's own.
+	Zones string
 }
 
 type dashboardDay struct {
@@ -38,6 +45,7 @@ type dashboardTask struct {
 type dashboardCall struct {
 	PersonID     int64
 	Person, When string
+	Overdue      bool
 }
 
 // handleDashboard is the home page: what is coming up, what is to do,
@@ -49,6 +57,14 @@ func (a *App) handleDashboard(c echo.Context) error {
 		return err
 	}
 	v := dashboardView{Today: d.day(d.today), Days: dashboardDays}
+	has, err := a.store.HasPersons(c.Request().Context(), input.Account(c))
+	if err != nil {
+		return err
+	}
+	v.FirstRun = !has
+	if sess, _ := input.Session(c); sess.Timezone == "UTC" {
+		v.Zones = input.ZoneList
+	}
 	for _, day := range remind.Upcoming(src, d.today, dashboardDays, d.loc) {
 		date, _ := time.Parse(time.DateOnly, day.Date)
 		var coming []remind.Item
@@ -82,9 +98,18 @@ func dashTask(d dates, it remind.Item, date time.Time) dashboardTask {
 	return t
 }
 
+// dashCall says when the person is due: "overdue by 13 days", "due
+// today", "due in 3 days", counted in days of the user's calendar.
 func dashCall(d dates, it remind.Item, date time.Time) dashboardCall {
 	if due, err := time.Parse(time.DateOnly, it.DueOn); err == nil {
 		date = due
 	}
-	return dashboardCall{PersonID: it.PersonID, Person: it.Person, When: d.relative(date)}
+	call := dashboardCall{PersonID: it.PersonID, Person: it.Person, When: "due " + d.relative(date)}
+	switch late := int(d.today.Sub(date).Hours() / 24); {
+	case late == 1:
+		call.When, call.Overdue = "overdue by 1 day", true
+	case late > 1:
+		call.When, call.Overdue = "overdue by "+strconv.Itoa(late)+" days", true
+	}
+	return call
 }
