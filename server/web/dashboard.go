@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,6 +47,7 @@ type dashboardCall struct {
 	PersonID     int64
 	Person, When string
 	Overdue      bool
+	due          time.Time
 }
 
 // handleDashboard is the home page: what is coming up, what is to do,
@@ -73,7 +75,11 @@ func (a *App) handleDashboard(c echo.Context) error {
 			case remind.KindTask:
 				v.Tasks = append(v.Tasks, dashTask(d, it, date))
 			case remind.KindStayInTouch:
-				v.Calls = append(v.Calls, dashCall(d, it, date))
+				// Due today or before: one called since is due again
+				// later, and leaves the list.
+				if call := dashCall(d, it, date); !call.due.After(d.today) {
+					v.Calls = append(v.Calls, call)
+				}
 			default:
 				coming = append(coming, it)
 			}
@@ -82,6 +88,8 @@ func (a *App) handleDashboard(c echo.Context) error {
 			v.Coming = append(v.Coming, dashboardDay{Date: d.day(date), When: d.relative(date), Items: coming})
 		}
 	}
+	// The longest overdue first.
+	slices.SortStableFunc(v.Calls, func(x, y dashboardCall) int { return x.due.Compare(y.due) })
 	return a.render(c, http.StatusOK, "dashboard", Page{Title: "Dashboard", Nav: "dashboard", Data: v})
 }
 
@@ -104,7 +112,7 @@ func dashCall(d dates, it remind.Item, date time.Time) dashboardCall {
 	if due, err := time.Parse(time.DateOnly, it.DueOn); err == nil {
 		date = due
 	}
-	call := dashboardCall{PersonID: it.PersonID, Person: it.Person, When: "due " + d.relative(date)}
+	call := dashboardCall{PersonID: it.PersonID, Person: it.Person, When: "due " + d.relative(date), due: date}
 	switch late := int(d.today.Sub(date).Hours() / 24); {
 	case late == 1:
 		call.When, call.Overdue = "overdue by 1 day", true
