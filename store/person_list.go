@@ -24,9 +24,10 @@ const lastContacted = `(SELECT max(i.happened_on) FROM interactions i WHERE i.pe
 // page never repeats or skips a person. An empty day sorts below every
 // date, so that DESC puts the never-contacted last on both engines.
 var personOrders = map[string]string{
+	// The expressions of the index persons_by_name (migration 0023).
 	OrderByName: `lower(first_name), lower(coalesce(last_name, '')), id`,
-	OrderByLastName: `CASE WHEN coalesce(last_name, '') = '' THEN 1 ELSE 0 END, lower(coalesce(last_name, '')),
-		lower(first_name), id`,
+	// The expressions of the index persons_by_last_name (migration 0029).
+	OrderByLastName: `(coalesce(last_name, '') = ''), lower(coalesce(last_name, '')), lower(first_name), id`,
 	OrderByLastContacted: `coalesce(` + lastContacted + `, '') DESC, lower(first_name), lower(coalesce(last_name, '')), id`,
 }
 

@@ -201,12 +201,17 @@ func (s *Store) listedPage(ctx context.Context, accountID int64, cond string, ar
 	}
 	page := `FROM persons WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	columns := personColumns
+	query := `SELECT ` + personColumns + ` ` + page
 	if lines {
-		columns += `, ` + listedColumns
+		// The page's ids first, then its rows: ordered by what is not
+		// indexed, the engines would otherwise work out every column of
+		// every person before sorting them (a tenth of a second for ten
+		// thousand people).
+		query = `SELECT ` + personColumns + `, ` + listedColumns + ` FROM persons
+			WHERE id IN (SELECT id ` + page + `) ORDER BY ` + order
 	}
 	persons := []ListedPerson{}
-	err = eachRow(ctx, tx, `SELECT `+columns+` `+page, args, func(sc scanner) error {
+	err = eachRow(ctx, tx, query, args, func(sc scanner) error {
 		var p ListedPerson
 		if lines {
 			sc = withExtra{sc, []any{&p.Company, &p.LastContact}}
