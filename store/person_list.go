@@ -27,7 +27,7 @@ var personOrders = map[string]string{
 	// The expressions of the index persons_by_name (migration 0023).
 	OrderByName: `lower(first_name), lower(coalesce(last_name, '')), id`,
 	// The expressions of the index persons_by_last_name (migration 0029).
-	OrderByLastName: `(coalesce(last_name, '') = ''), lower(coalesce(last_name, '')), lower(first_name), id`,
+	OrderByLastName:      `(coalesce(last_name, '') = ''), lower(coalesce(last_name, '')), lower(first_name), id`,
 	OrderByLastContacted: `coalesce(` + lastContacted + `, '') DESC, lower(first_name), lower(coalesce(last_name, '')), id`,
 }
 
