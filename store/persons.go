@@ -161,7 +161,7 @@ func (s *Store) HasPersons(ctx context.Context, accountID int64) (bool, error) {
 // PersonsByName is Persons in the order a person reads a list of names:
 // by first name, then last name, case aside (ASCII case on SQLite).
 func (s *Store) PersonsByName(ctx context.Context, accountID, limit, offset int64) ([]Person, int64, error) {
-	return s.persons(ctx, accountID, "lower(first_name), lower(coalesce(last_name, '')), id", limit, offset)
+	return s.persons(ctx, accountID, personOrders[OrderByName], limit, offset)
 }
 
 // persons is a page of the account's persons in order, a fixed ORDER BY.
