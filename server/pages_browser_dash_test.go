@@ -74,6 +74,18 @@ func dashInBrowser(t *testing.T, bin string, w int64) {
 	if b.xcount(use) != 1 || b.count("#tz-proposal:not([hidden])") != 1 {
 		t.Fatalf("no visible button Use Europe/Berlin on the dashboard")
 	}
+	if w < 1280 {
+		// Keep UTC: the offer is gone, and stays gone in this browser.
+		b.do(chromedp.Click(`//main//button[normalize-space()="Keep UTC"]`))
+		b.open("/")
+		if b.count("#tz-proposal:not([hidden])") != 0 {
+			t.Error("the offer is back after Keep UTC")
+		}
+		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(localStorage.clear(), true)`)); err != nil {
+			t.Fatal(err)
+		}
+		b.open("/")
+	}
 	b.click(use)
 	b.at("/")
 	if r := e.do(req{method: "GET", path: "/api/me/timezone", key: key}); !strings.Contains(r.body, `"Europe/Berlin"`) {
