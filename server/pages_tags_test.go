@@ -139,7 +139,7 @@ func TestWebPeopleTagFilter(t *testing.T) {
 	// Without a tag, everyone, and no filter shown.
 	pg = b.get("/people?tag=+")
 	pg.has(t, "Ada Young", "Bill Stone", "Carl")
-	pg.lacks(t, "Tagged", `name="tag"`)
+	pg.lacks(t, "Tagged", `type="hidden" name="tag"`)
 	b.get("/people?tag=%FF").status(t, http.StatusUnprocessableEntity)
 
 	// The pages of a filtered list keep the filter: 55 of 60 people.
@@ -189,7 +189,7 @@ func TestWebPeopleFaces(t *testing.T) {
 		id := e.person(key, p.query)
 		b := e.signIn(t, "ada@example.com")
 		b.get("/people/"+id).has(t, `<div class="who"><span class="face" aria-hidden="true">`+p.initials+`</span><div><h1>`)
-		row := regexp.MustCompile(`<li class="person"><span class="face" aria-hidden="true">([^<]*)</span><span><a href="/people/` + id + `">`)
+		row := regexp.MustCompile(`<li class="person"><span class="face" aria-hidden="true">([^<]*)</span><span class="name-lines"><a href="/people/` + id + `">`)
 		if m := row.FindStringSubmatch(b.get("/people").body); m == nil || m[1] != p.initials {
 			t.Errorf("%s: row %q, want the initials %q", p.query, m, p.initials)
 		}

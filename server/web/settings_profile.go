@@ -164,5 +164,9 @@ func (a *App) handleTimezone(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The dashboard's proposal of the browser's zone goes back there.
+	if c.FormValue("back") == "dashboard" {
+		return a.seeOther(c, "/", "Time zone set to "+tz+".")
+	}
 	return a.seeOther(c, "/settings/profile", "Time zone set to "+tz+".")
 }
