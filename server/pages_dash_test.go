@@ -126,8 +126,8 @@ func TestWebTimezoneProposal(t *testing.T) {
 	if r := e.do(req{method: "GET", path: "/api/me/timezone", key: key}); !strings.Contains(r.body, `"Europe/Berlin"`) {
 		t.Errorf("the API's zone: %s", r.body)
 	}
-	// From Settings it goes back to Settings, as before.
-	b.post("/settings/timezone", form("timezone", "UTC")).redirects(t, "/settings")
+	// From Settings it goes back to its Profile page.
+	b.post("/settings/timezone", form("timezone", "UTC")).redirects(t, "/settings/profile")
 }
 
 // TestWebDueForCall: each person due has a Log a call button that comes

@@ -554,6 +554,9 @@ func TestWebPasswordChange(t *testing.T) {
 	pg = b.post("/settings/password", url.Values{"current_password": {"battery staple"}, "new_password": {"battery staple 2"}})
 	pg.status(t, http.StatusTooManyRequests)
 	pg.has(t, "Too many attempts.")
+	if !regexp.MustCompile(`Try again in \d+ seconds?\.`).MatchString(pg.body) {
+		t.Errorf("the throttled form does not say how long to wait:\n%s", pg.body)
+	}
 	if _, err := e.st.Login(t.Context(), "ada@example.com", "battery staple"); err != nil {
 		t.Errorf("the throttled change changed the password: %v", err)
 	}

@@ -94,7 +94,7 @@ func (a *App) handleJoin(c echo.Context) error {
 	var ae *input.Error
 	switch {
 	case errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests:
-		return a.joinPage(c, ae.Status, token, map[string][]string{"password": {"Too many attempts. Wait a minute, then try again."}})
+		return a.joinPage(c, ae.Status, token, map[string][]string{"password": {tooManyWords(c, "Too many attempts.")}})
 	case errors.As(err, &ae):
 		return a.joinInvalid(c)
 	case err != nil:

@@ -118,7 +118,7 @@ func (a *App) checkCurrentPassword(c echo.Context, current string) (int, error) 
 	var ae *input.Error
 	switch {
 	case errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests:
-		return ae.Status, input.Invalid("current_password", "Too many attempts. Wait a minute, then try again.")
+		return ae.Status, input.Invalid("current_password", tooManyWords(c, "Too many attempts."))
 	case errors.As(err, &ae):
 		return http.StatusUnprocessableEntity, input.Invalid("current_password", "The password is incorrect.")
 	}
