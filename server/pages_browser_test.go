@@ -591,19 +591,27 @@ func (b *chrome) count(sel string) int {
 	return n
 }
 
-// labelled is the CSS selector of the field whose label says label, as
-// web-app.md's group finds fields: case, "(required)" and spaces ignored.
+// labelled is the CSS selector of the field whose label (or aria-label)
+// says label, as web-app.md's group finds fields: case, "(required)" and
+// spaces ignored.
 func (b *chrome) labelled(label string) string {
 	b.t.Helper()
 	return b.labelledIn("", label)
 }
 
-// labelledIn is labelled among the labels inside scope, a CSS selector
+// labelledIn is labelled among the fields inside scope, a CSS selector
 // (a page holds several forms with a field of one name).
 func (b *chrome) labelledIn(scope, label string) string {
 	b.t.Helper()
-	id, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(Array.from(document.querySelectorAll(`+quoteJS(strings.TrimSpace(scope+" label"))+`)).find(l =>
-		l.textContent.replace("(required)", "").trim().toLowerCase() === `+quoteJS(strings.ToLower(label))+`) || {htmlFor: ""}).htmlFor`))
+	id, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => {
+		const want = `+quoteJS(label)+`.toLowerCase();
+		const read = s => s.replace(/\(required\)/i, "").replace(/\s+/g, " ").trim().toLowerCase();
+		const all = sel => Array.from(document.querySelectorAll((`+quoteJS(scope)+` + " " + sel).trim()));
+		const l = all("label").find(l => read(l.textContent) === want);
+		if (l) return l.htmlFor;
+		const a = all("[aria-label]").find(el => read(el.getAttribute("aria-label")) === want);
+		return a ? a.id : "";
+	})()`))
 	if err != nil || id == "" {
 		b.t.Fatalf("no field labelled %q in %q on %s: %v", label, scope, b.path(), err)
 	}
