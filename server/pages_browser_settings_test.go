@@ -232,11 +232,7 @@ func (b *chrome) settingsPage(width int64) {
 	if width < 1280 {
 		return
 	}
-	h, err := chromedp.Run(b.ctx, chromedp.Evaluate[int64](`document.documentElement.scrollHeight`))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	if h > 2500 {
+	if h := b.height(); h > 2500 {
 		b.t.Errorf("%s is %d px tall at 1280 × 900", b.path(), h)
 	}
 }

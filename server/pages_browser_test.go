@@ -54,7 +54,7 @@ func TestWebBrowser(t *testing.T) {
 	}
 
 	e := newEnv(t)
-	e.user("ada@example.com")
+	u, _ := e.user("ada@example.com")
 	ts := httptest.NewServer(e.srv)
 	defer ts.Close()
 
@@ -145,25 +145,21 @@ func TestWebBrowser(t *testing.T) {
 	b.openSection("stay-in-touch")
 	b.sendKeys("#stay-in-touch-every_days", "30")
 	b.submit("#stay-in-touch-every_days", "Save")
-	for _, p := range []struct{ first, last, year, month, day, task, due, every string }{
-		{first: "Ada", last: "Lovelace", year: "1990", month: "12", day: "10"},
-		{first: "Katherine", last: "Johnson", year: "1978", month: "3", day: "22", task: "Return her slide rule", due: "2026-03-12"},
-		{first: "Alan", last: "Turing", year: "1992", month: "3", day: "26", every: "7"},
+	// Three more, each added at once with a birthday and an email.
+	people := map[string]string{}
+	for _, p := range []struct{ first, last, birthday, task, due, every string }{
+		{first: "Ada", last: "Lovelace", birthday: "1990-12-10"},
+		{first: "Katherine", last: "Johnson", birthday: "1978-03-22", task: "Return her slide rule", due: "2026-03-12"},
+		{first: "Alan", last: "Turing", birthday: "1992-03-26", every: "7"},
 	} {
 		b.open("/people/new")
-		b.sendKeys("#person-first_name", p.first)
-		b.sendKeys("#person-last_name", p.last)
-		b.submit("#person-first_name", "Add person")
-		b.openSection("age")
-		b.setValue("#age-age_type", "exact")
-		b.sendKeys("#age-age_year", p.year)
-		b.sendKeys("#age-age_month", p.month)
-		b.sendKeys("#age-age_day", p.day)
-		b.submit("#age-age_day", "Save age")
-		b.openSection("contact-details")
-		b.setValue("#contact-details-kind", "email")
-		b.sendKeys("#contact-details-value", strings.ToLower(p.first)+"@example.org")
-		b.submit("#contact-details-value", "Add contact detail")
+		b.sendKeys(b.labelled("First name"), p.first)
+		b.sendKeys(b.labelled("Last name"), p.last)
+		b.setValue(b.labelled("Birthday"), p.birthday)
+		b.sendKeys(b.labelled("Email"), strings.ToLower(p.first)+"@example.org")
+		b.submit(b.labelled("First name"), "Add person")
+		people[p.first] = b.path()
+		b.sees("#contact-details", strings.ToLower(p.first)+"@example.org")
 		if p.task != "" {
 			b.openSection("tasks")
 			b.sendKeys("#tasks-name", p.task)
@@ -175,6 +171,15 @@ func TestWebBrowser(t *testing.T) {
 			b.sendKeys("#stay-in-touch-every_days", p.every)
 			b.submit("#stay-in-touch-every_days", "Save")
 		}
+	}
+	// Ada is to be called monthly since 20 January: overdue by 24 days.
+	adaID, err := strconv.ParseInt(strings.TrimPrefix(people["Ada"], "/people/"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	monthly := int64(30)
+	if _, err := e.st.SetStayInTouch(t.Context(), u.AccountID, adaID, &monthly, "2026-01-20"); err != nil {
+		t.Fatal(err)
 	}
 
 	// Tags on Grace, and a chip that opens the people who have one.
@@ -222,13 +227,14 @@ func TestWebBrowser(t *testing.T) {
 	b.loaded(`img.face[src="` + grace + `/photo"]`)
 
 	// The dashboard: the birthdays ahead, the task due tomorrow and the
-	// overdue one (not the done one); nobody is due for a call yet (Alan
-	// is, in a week).
+	// overdue one (not the done one); Ada is due for a call (Alan is, in a
+	// week).
 	b.click(`//header//a[normalize-space()="Dashboard"]`)
 	b.at("/")
 	b.sees("#coming ~ ul", "Birthday of Grace Hopper", "Birthday of Katherine Johnson", "Birthday of Alan Turing")
 	b.sees("#todo ~ ul", "Book a table for her birthday", "Return her slide rule", "overdue since")
-	b.sees("#calls ~ p", "Nobody is due for a call")
+	b.sees("#calls ~ ul", "Ada Lovelace", "overdue by 24 days", "Log a call")
+	b.lacks("#calls ~ ul", "Alan Turing")
 	b.lacks("main", "Send the COBOL book back", "Birthday of Ada Lovelace")
 
 	// Find her by search: part of the name, then part of an email.
@@ -253,13 +259,23 @@ func TestWebBrowser(t *testing.T) {
 	b.click(`//main//a[normalize-space()="Grace Hopper"]`)
 	b.at(grace)
 
-	// The screenshots, at a phone's width and a laptop's.
-	for _, w := range []int64{360, 1280} {
-		b.do(chromedp.EmulateViewport(w, 480))
-		for name, path := range map[string]string{"dashboard": "/", "person": grace} {
-			b.open(path)
+	// The screenshots, at a phone's width (an iPhone's 390 px) and a
+	// laptop's, with each page's height logged: a page that grows tall
+	// on a phone is one to look at.
+	for _, w := range []int64{390, 1280} {
+		b.do(chromedp.EmulateViewport(w, 844))
+		for _, s := range []struct{ name, path string }{
+			{"dashboard", "/"}, {"person", grace}, {"people", "/people"}, {"settings", "/settings"},
+			{"settings-profile", "/settings/profile"}, {"settings-lists", "/settings/lists"},
+		} {
+			b.open(s.path)
 			b.fits(w)
-			b.screenshot(filepath.Join(shots, name+"-"+strconv.FormatInt(w, 10)+".png"))
+			b.screenshot(filepath.Join(shots, s.name+"-"+strconv.FormatInt(w, 10)+".png"))
+			tall, err := chromedp.Run(b.ctx, chromedp.Evaluate[int64](`Math.ceil(document.body.getBoundingClientRect().height)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s at %d px: %d px tall", s.path, w, tall)
 		}
 	}
 	b.do(chromedp.EmulateViewport(1280, 900))
@@ -633,6 +649,16 @@ func (b *chrome) fits(w int64) {
 	if got > w {
 		b.t.Errorf("%s is %d px wide in a window of %d", b.path(), got, w)
 	}
+}
+
+// height is the page's whole height, scrolled or not.
+func (b *chrome) height() int64 {
+	b.t.Helper()
+	h, err := chromedp.Run(b.ctx, chromedp.Evaluate[int64](`document.documentElement.scrollHeight`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return h
 }
 
 // screenshot saves a PNG of the whole page.
