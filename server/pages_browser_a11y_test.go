@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"sort"
@@ -13,8 +12,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-
-	"kith/store/storetest"
 )
 
 // TestWebBrowserEveryPage visits every page of the web app in a headless
@@ -28,13 +25,7 @@ import (
 // the settings pages link to, so that a page added later is swept too.
 // It ends with the sign-in throttle's page saying how long to wait (§8).
 func TestWebBrowserEveryPage(t *testing.T) {
-	if storetest.Postgres() {
-		t.Skip("the browser test runs on SQLite only")
-	}
-	bin := chromiumPath()
-	if bin == "" {
-		needsBrowser(t, "no chromium, chromium-browser or google-chrome on PATH")
-	}
+	bin := browserBinary(t)
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
 	e.user("bob@example.com")
@@ -43,17 +34,7 @@ func TestWebBrowserEveryPage(t *testing.T) {
 	e.contactDetail(key, rows.person, "kind=email&value="+url.QueryEscape("grace.brewster.murray.hopper.rear.admiral@navy-computation-laboratory.example.org"))
 	e.note(key, rows.person, "https://example.org/"+strings.Repeat("a-very-long-path-segment/", 8)+" and "+strings.Repeat("x", 90))
 	e.person(key, "first_name="+strings.Repeat("Wolfeschlegelsteinhausen", 3)+"&last_name=Bergerdorff")
-	ts := httptest.NewServer(e.srv)
-	defer ts.Close()
-
-	ctx, stop, err := launchChromium(t, bin)
-	if err != nil {
-		needsBrowser(t, err.Error())
-	}
-	defer stop()
-	b := &chrome{t: t, ctx: ctx, base: ts.URL}
-	b.listen()
-	defer b.noConsoleErrors()
+	b := openBrowser(t, bin, e)
 
 	// Signed out: the sign-in page itself.
 	for _, w := range []int64{360, 1280} {

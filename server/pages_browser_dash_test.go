@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-
-	"kith/store/storetest"
 )
 
 // TestWebBrowserDash drives the dashboard and the people list as a new
@@ -21,13 +18,7 @@ import (
 // zone, quick add by the labels, Log a call on a person overdue, a
 // journal's day, and the people list's faces, second lines and orders.
 func TestWebBrowserDash(t *testing.T) {
-	if storetest.Postgres() {
-		t.Skip("the browser test runs on SQLite only")
-	}
-	bin := chromiumPath()
-	if bin == "" {
-		needsBrowser(t, "no chromium, chromium-browser or google-chrome on PATH")
-	}
+	bin := browserBinary(t)
 	for _, w := range []int64{1280, 360} {
 		t.Run(fmt.Sprint(w, "px"), func(t *testing.T) { dashInBrowser(t, bin, w) })
 	}
@@ -36,16 +27,7 @@ func TestWebBrowserDash(t *testing.T) {
 func dashInBrowser(t *testing.T, bin string, w int64) {
 	e := newEnv(t) // today is 2026-03-15, 12:00 UTC
 	_, key := e.user("ada@example.com")
-	ts := httptest.NewServer(e.srv)
-	defer ts.Close()
-	ctx, stop, err := launchChromium(t, bin)
-	if err != nil {
-		needsBrowser(t, err.Error())
-	}
-	defer stop()
-	b := &chrome{t: t, ctx: ctx, base: ts.URL}
-	b.listen()
-	defer b.noConsoleErrors()
+	b := openBrowser(t, bin, e)
 	b.do(chromedp.EmulateViewport(w, 800), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Berlin"})
 		return err

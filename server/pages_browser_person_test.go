@@ -1,13 +1,10 @@
 package server
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"kith/store/storetest"
 )
 
 // TestWebBrowserPerson opens a person's page in a headless Chromium, at a
@@ -20,13 +17,7 @@ import (
 // an address by its labels with the country "Germany" and reads back DE,
 // and sees the form show the fields of the kind chosen.
 func TestWebBrowserPerson(t *testing.T) {
-	if storetest.Postgres() {
-		t.Skip("the browser test runs on SQLite only")
-	}
-	bin := chromiumPath()
-	if bin == "" {
-		needsBrowser(t, "no chromium, chromium-browser or google-chrome on PATH")
-	}
+	bin := browserBinary(t)
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
 	// By the test's clock, 15 March 2026: her 40th birthday in two days.
@@ -45,16 +36,7 @@ func TestWebBrowserPerson(t *testing.T) {
 	e.do(req{method: "PUT", path: "/api/persons/" + grace + "/tags?tags[]=Navy", key: key})
 	personPath := "/people/" + grace
 
-	ts := httptest.NewServer(e.srv)
-	defer ts.Close()
-	ctx, stop, err := launchChromium(t, bin)
-	if err != nil {
-		needsBrowser(t, err.Error())
-	}
-	defer stop()
-	b := &chrome{t: t, ctx: ctx, base: ts.URL}
-	b.listen()
-	defer b.noConsoleErrors()
+	b := openBrowser(t, bin, e)
 
 	b.open("/login")
 	b.sendKeys("#login-email", "ada@example.com")

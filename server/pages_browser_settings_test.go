@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,11 +14,8 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/rs/zerolog"
-
-	"kith/store/storetest"
 )
 
 // lockedLog is a server's log that a test reads while the server writes
@@ -51,13 +47,7 @@ var settingsPages = []struct{ link, path string }{
 // new key's token and a feed's address, and invites someone who joins
 // from the logged link: at 1280 and at 360 px.
 func TestWebBrowserSettings(t *testing.T) {
-	if storetest.Postgres() {
-		t.Skip("the browser test runs on SQLite only")
-	}
-	bin := chromiumPath()
-	if bin == "" {
-		needsBrowser(t, "no chromium, chromium-browser or google-chrome on PATH")
-	}
+	bin := browserBinary(t)
 	for _, width := range []int64{1280, 360} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) { browseSettings(t, bin, width) })
 	}
@@ -72,24 +62,15 @@ func browseSettings(t *testing.T, bin string, width int64) {
 			t.Fatal(err)
 		}
 	}
-	ts := httptest.NewServer(e.srv)
-	defer ts.Close()
-	ctx, stop, err := launchChromium(t, bin)
-	if err != nil {
-		needsBrowser(t, err.Error())
-	}
-	defer stop()
-	b := &chrome{t: t, ctx: ctx, base: ts.URL}
+	b := openBrowser(t, bin, e)
 	b.do(chromedp.EmulateViewport(width, 900))
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: name, AllowWithoutSanitization: true}, Setting: "granted", Origin: ts.URL})
+		_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name, AllowWithoutSanitization: true}, Setting: "granted", Origin: b.base})
 		if err != nil {
 			t.Fatalf("grant %s: %v", name, err)
 		}
 	}
-	b.listen()
-	defer b.noConsoleErrors()
 
 	b.signInAs("ada@example.com", "correct horse")
 	b.click(`//header//a[normalize-space()="Settings"]`)
@@ -109,11 +90,7 @@ func browseSettings(t *testing.T, bin string, width int64) {
 	b.open("/settings/lists")
 	b.sees("main", "Task categories", "Thank you", "Woman", "uncle or aunt")
 	for _, scheme := range []string{"light", "dark"} {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b.dark(scheme == "dark")
 		b.swatches(scheme)
 	}
 	b.noClassNames()

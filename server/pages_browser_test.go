@@ -39,13 +39,7 @@ import (
 // it. It runs on SQLite only: the store is not what it tests, and
 // PostgreSQL's run would only start a browser a second time.
 func TestWebBrowser(t *testing.T) {
-	if storetest.Postgres() {
-		t.Skip("the browser test runs on SQLite only")
-	}
-	bin := chromiumPath()
-	if bin == "" {
-		needsBrowser(t, "no chromium, chromium-browser or google-chrome on PATH")
-	}
+	bin := browserBinary(t)
 	shots := os.Getenv("KITH_SCREENSHOTS")
 	if shots == "" {
 		shots = t.TempDir()
@@ -55,20 +49,7 @@ func TestWebBrowser(t *testing.T) {
 
 	e := newEnv(t)
 	u, _ := e.user("ada@example.com")
-	ts := httptest.NewServer(e.srv)
-	defer ts.Close()
-
-	ctx, stop, err := launchChromium(t, bin)
-	if err != nil {
-		needsBrowser(t, err.Error())
-	}
-	defer stop()
-
-	b := &chrome{t: t, ctx: ctx, base: ts.URL}
-	// The browser is up and on about:blank: the console is listened to
-	// from the first page on.
-	b.listen()
-	defer b.noConsoleErrors()
+	b := openBrowser(t, bin, e)
 
 	// Sign in.
 	b.open("/")
@@ -632,6 +613,42 @@ func (b *chrome) labelledIn(scope, label string) string {
 		b.t.Fatalf("no field labelled %q in %q on %s: %v", label, scope, b.path(), err)
 	}
 	return "#" + id
+}
+
+// browserBinary is the Chromium to drive. Without one the test is
+// skipped, except in CI (CI=true), which must run it. Browser tests run
+// on SQLite only: the store is not what they test, and PostgreSQL's run
+// would only start a browser a second time.
+func browserBinary(t *testing.T) string {
+	t.Helper()
+	if storetest.Postgres() {
+		t.Skip("the browser test runs on SQLite only")
+	}
+	bin := chromiumPath()
+	if bin == "" {
+		needsBrowser(t, "no chromium, chromium-browser or google-chrome on PATH")
+	}
+	return bin
+}
+
+// openBrowser serves e on a port of its own and starts Chromium, on
+// about:blank, with its console listened to from the first page on: at
+// the test's end any page's error, a CSP violation included, fails it.
+func openBrowser(t *testing.T, bin string, e *env) *chrome {
+	t.Helper()
+	ts := httptest.NewServer(e.srv)
+	t.Cleanup(ts.Close)
+	ctx, stop, err := launchChromium(t, bin)
+	if err != nil {
+		needsBrowser(t, err.Error())
+	}
+	b := &chrome{t: t, ctx: ctx, base: ts.URL}
+	b.listen()
+	t.Cleanup(func() {
+		b.noConsoleErrors()
+		stop()
+	})
+	return b
 }
 
 func quoteJS(s string) string {
