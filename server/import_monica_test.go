@@ -1,0 +1,296 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime/multipart"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// monicaForm is a multipart body with the file (none when nil) and the
+// fields given.
+func monicaForm(t testing.TB, file []byte, fields map[string]string) (body, ctype string) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		if err := w.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if file != nil {
+		fw, err := w.CreateFormFile("file", "monica.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(file)
+	}
+	w.Close()
+	return buf.String(), w.FormDataContentType()
+}
+
+// importMonica posts the file as the body, and answers the data.
+func (e *env) importMonica(key string, file []byte, query string) map[string]any {
+	e.t.Helper()
+	r := e.do(req{method: "POST", path: "/api/import/monica" + query, key: key, body: string(file), ctype: "application/json"})
+	if r.code != 200 {
+		e.t.Fatalf("import: %d %s", r.code, r.body)
+	}
+	return r.json(e.t)["data"].(map[string]any)
+}
+
+// importTables are every table an import may write, and the logs.
+var importTables = []string{"persons", "contact_details", "important_dates", "notes", "tasks", "gifts", "life_events",
+	"interactions", "work_history", "relationships", "relationship_types", "tags", "person_tags", "photos", "genders",
+	"journals", "journal_entries", "stay_in_touch", "logs", "deleted_cards"}
+
+// tableCounts counts the rows of importTables, and the accounts' card
+// counters, in the whole database.
+func (e *env) tableCounts() map[string]int {
+	e.t.Helper()
+	n := map[string]int{}
+	for _, t := range importTables {
+		n[t] = e.count(`SELECT count(*) FROM ` + t)
+	}
+	n["card_seq"] = e.count(`SELECT sum(card_seq) FROM accounts`)
+	n["persons.updated_at"] = e.count(`SELECT sum(updated_at) FROM persons`)
+	return n
+}
+
+func (e *env) sameCounts(t *testing.T, what string, before map[string]int) {
+	t.Helper()
+	if after := e.tableCounts(); !reflect.DeepEqual(before, after) {
+		t.Errorf("%s wrote: before %v\n after %v", what, before, after)
+	}
+}
+
+// monicaWant is the answer of the fixture's import into an account whose
+// one person, Grace, has the email of contact c15.
+const monicaWant = `{"object":"monica_import","dry_run":false,"created":30,"updated":1,"unchanged":0,
+"skipped":[
+ {"item":"account.data.1.values.4","uuid":"c05","name":"","reason":"the contact has no name"},
+ {"item":"account.data.1.values.30","uuid":"c30","name":"Twin Two","reason":"another contact of the file has its uuid"}],
+"counts":{"persons":31,"contact_details":12,"important_dates":5,"notes":9,"tasks":3,"gifts":1,"life_events":2,
+ "interactions":5,"work_history":1,"relationships":11,"tags":3,"photos":1,"journal_entries":2},
+"dropped":{"reminders":3,"documents":1,"photos":2},
+"problems":[
+ {"item":"account.data.1.values.10.data.0.values.0","uuid":"cf-11","name":"Bad Email","field":"email","reason":"The value field must be a valid email address."},
+ {"item":"account.data.1.values.11.data.0.values.0","uuid":"cf-13","name":"Bad Website","field":"website","reason":"The value field must be a valid URL."},
+ {"item":"account.data.1.values.11.data.0.values.1","uuid":"cf-14","name":"Bad Website","field":"contact_field","reason":"the contact field type cft-unknown is not in the file"},
+ {"item":"account.data.1.values.13","uuid":"c14","name":"Long Tag","field":"tags","reason":"The tags.0 field must not be greater than 50 characters."},
+ {"item":"account.data.1.values.24.data.0.values.0","uuid":"call-25","name":"Future Caller","field":"interaction","reason":"The happened on field must be a date before or equal to tomorrow."},
+ {"item":"account.data.1.values.25.properties.avatar","uuid":"c26","name":"Broken Avatar","field":"photo","reason":"The photo field must be a file of type: jpeg, png, gif, webp."},
+ {"item":"account.data.1.values.26.properties.avatar","uuid":"c27","name":"Missing Avatar","field":"photo","reason":"the photo p-gone is not in the file"},
+ {"item":"account.data.1.values.27","uuid":"c28","name":"Company Only","field":"work_history","reason":"The job title field is required."},
+ {"item":"account.data.1.values.28","uuid":"c29","name":"Often Seen","field":"gender","reason":"the gender g-missing is not in the file"},
+ {"item":"account.data.1.values.28","uuid":"c29","name":"Often Seen","field":"stay_in_touch_frequency","reason":"The every days field must be between 1 and 3650."},
+ {"item":"account.data.1.values.32","uuid":"c32","name":"Zed","field":"first_met_through","reason":"the contact c05 was skipped"},
+ {"item":"account.data.2.values.3","uuid":"r-4","name":"Has Stranger","field":"relationship","reason":"the contact c99 is not in the file"},
+ {"item":"account.data.2.values.4","uuid":"r-5","name":"Knows Skipped","field":"relationship","reason":"the contact c05 was skipped"}]}`
+
+func jsonValue(t testing.TB, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// sameJSON fails unless got is want.
+func sameJSON(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		t.Errorf("%s:\n got %s\nwant %s", what, g, w)
+	}
+}
+
+// rowsOf is a person's rows of one kind, each as its fields given, sorted.
+func (e *env) rowsOf(key string, id any, kind string, fields ...string) []string {
+	parent := "persons"
+	if kind == "entries" {
+		parent = "journals"
+	}
+	e.t.Helper()
+	var out []string
+	for _, row := range e.list(key, fmt.Sprintf("/api/%s/%v/%s", parent, id, kind)) {
+		var parts []string
+		for _, f := range fields {
+			v := row[f]
+			switch x := v.(type) {
+			case map[string]any:
+				v = x["name"]
+			case float64:
+				v = strconv.FormatFloat(x, 'f', -1, 64)
+			}
+			parts = append(parts, fmt.Sprint(v))
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestMonicaImport(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("owner@example.com")
+	grace := e.person(key, "first_name=Grace&how_we_met=At+work")
+	for _, p := range []string{"/contact-details?kind=email&value=grace@example.com", "/notes?content=Old+note"} {
+		if r := e.do(req{method: "POST", path: "/api/persons/" + grace + p, key: key}); r.code != 201 {
+			t.Fatalf("%s: %d %s", p, r.code, r.body)
+		}
+	}
+	// Another account, with the same emails and names: never matched.
+	_, other := e.user("other@example.com")
+	stranger := e.person(other, "first_name=Ada&last_name=Byron")
+	e.do(req{method: "POST", path: "/api/persons/" + stranger + "/contact-details?kind=email&value=ada@example.com", key: other})
+	e.person(other, "first_name=Grace")
+	otherBefore := e.do(req{method: "GET", path: "/api/persons/" + stranger, key: other}).body
+
+	file := monicaFixture(t)
+	before := e.tableCounts()
+	// A dry run, sent as a browser's form: dry_run in the form wins over
+	// the query's.
+	body, ctype := monicaForm(t, file, map[string]string{"dry_run": "1"})
+	r := e.do(req{method: "POST", path: "/api/import/monica?dry_run=0", key: key, body: body, ctype: ctype})
+	if r.code != 200 {
+		t.Fatalf("dry run: %d %s", r.code, r.body)
+	}
+	dry := r.json(t)["data"].(map[string]any)
+	e.sameCounts(t, "the dry run", before)
+
+	got := e.importMonica(key, file, "")
+	want := jsonValue(t, monicaWant)
+	sameJSON(t, "the import's answer", got, want)
+	dry["dry_run"] = false
+	sameJSON(t, "the dry run's answer", dry, want)
+	if n := e.count(`SELECT count(*) FROM logs WHERE action = 'monica_import' AND description = ?`,
+		"Imported 30 persons and updated 1 from Monica"); n != 1 {
+		t.Errorf("%d log entries of the import, want 1", n)
+	}
+
+	t.Run("persons", func(t *testing.T) { checkMonicaPersons(t, e, key, grace) })
+
+	// The same file again: everything matched by its uid, nothing written
+	// but the log entry.
+	afterFirst := e.tableCounts()
+	again := e.importMonica(key, file, "")
+	wantAgain := jsonValue(t, monicaWant).(map[string]any)
+	wantAgain["created"], wantAgain["updated"], wantAgain["unchanged"] = 0.0, 0.0, 31.0
+	for k := range wantAgain["counts"].(map[string]any) {
+		wantAgain["counts"].(map[string]any)[k] = 0.0
+	}
+	sameJSON(t, "the second import's answer", again, wantAgain)
+	afterFirst["logs"]++
+	e.sameCounts(t, "the second import", afterFirst)
+
+	if got := e.do(req{method: "GET", path: "/api/persons/" + stranger, key: other}).body; got != otherBefore {
+		t.Errorf("the other account's person changed:\n%s\n%s", otherBefore, got)
+	}
+	if n := e.count(`SELECT count(*) FROM persons p JOIN users u ON u.account_id = p.account_id WHERE u.email = 'other@example.com'`); n != 2 {
+		t.Errorf("the other account has %d persons, want 2", n)
+	}
+}
+
+// checkMonicaPersons checks what the fixture made, through the API.
+func checkMonicaPersons(t *testing.T, e *env, key string, graceID string) {
+	byName := e.personsByName(key)
+	if len(byName) != 31 {
+		t.Errorf("%d persons, want 31", len(byName))
+	}
+	get := func(name string) map[string]any {
+		p, ok := byName[name]
+		if !ok {
+			t.Fatalf("no person %q", name)
+		}
+		return p
+	}
+	ada := get("Ada Byron")
+	for k, v := range map[string]any{"middle_name": "Augusta", "nickname": "Ada L.", "how_we_met": "Met through Charles Babbage",
+		"has_photo": true, "is_listed": true, "tags": "[Book club, Reading family]", "gender": "map[id:2 name:Woman]",
+		"age": "map[age:40 age_type:exact birth_day:10 birth_month:12 birth_year:1985 yearly_reminder:true]"} {
+		wantField(t, ada, k, v)
+	}
+	equalLists(t, "Ada's details", e.detailsOf(key, ada["id"]), []string{
+		"email|<nil>|Ada@Example.com", "phone|<nil>|+44 20 7946 0958", "social|<nil>|twitter:@ada",
+		"website|<nil>|https://ada.example", "social|<nil>|linkedin:ada-lovelace", "social|<nil>|mastodon:@ada@mastodon.example",
+		"address|home|12 St James's Square/London/<nil>/SW1Y 4JH/GB"})
+	equalLists(t, "Ada's dates", e.datesOf(key, ada["id"]), []string{"met|1833-06-05|false", "Wedding anniversary|2012-07-08|true"})
+	equalLists(t, "Ada's notes", e.rowsOf(key, ada["id"], "notes", "content", "created_at"), []string{
+		"Wrote the first program.|1773576000", "Food preferences: No fish|1773576000", "Loves poetry.\nAnd numbers.|1714816800",
+		"Owes you 25 GBP|1714816800", "You owe 12.50 EUR (settled)|1714816800", "Pet: Puff (cat)|1714816800", "Pet: Rex|1714816800"})
+	equalLists(t, "Ada's tasks", e.rowsOf(key, ada["id"], "tasks", "name", "is_completed", "due_at", "completed_at"), []string{
+		"Send the notes|false|<nil>|<nil>", "Read Menabrea|true|<nil>|1706950800", "Return the book|false|1777593600|<nil>"})
+	equalLists(t, "Ada's gifts", e.rowsOf(key, ada["id"], "gifts", "name", "status", "url", "gifted_at"), []string{
+		"A slide rule|idea|https://shop.example/rule|1766534400"})
+	equalLists(t, "Ada's life events", e.rowsOf(key, ada["id"], "life-events", "description", "comment", "happened_at", "should_be_reminded"),
+		[]string{"New job|At the Engines Ltd|1725148800|false", "Ran a marathon|<nil>|1727740800|false"})
+	equalLists(t, "Ada's work", e.rowsOf(key, ada["id"], "work-history", "job_title", "company_name", "active"),
+		[]string{"Analyst|Analytical Engines Ltd|true"})
+	equalLists(t, "Ada's interactions", e.rowsOf(key, ada["id"], "interactions", "kind", "happened_on", "note"), []string{
+		"call|2025-01-10|About the engine", "meeting|2025-02-01|Dinner\nAt the club",
+		"message|2025-02-02|Me: Did you see the engine?\nAda: Yes!"})
+	equalLists(t, "Ada's relationships", e.rowsOf(key, ada["id"], "relationships", "type", "person"), []string{
+		"child|Child Byron", "parent|Annabella Milbanke", "best friend|Grace Hopper"})
+	if r := e.do(req{method: "GET", path: fmt.Sprintf("/api/persons/%v/stay-in-touch", ada["id"]), key: key}); !strings.Contains(r.body, `"every_days":30`) {
+		t.Errorf("Ada's stay in touch: %s", r.body)
+	}
+	if r := e.do(req{method: "GET", path: fmt.Sprintf("/api/persons/%v/photo", ada["id"]), key: key}); r.code != 200 ||
+		r.header.Get("Content-Type") != "image/jpeg" {
+		t.Errorf("Ada's photo: %d %s", r.code, r.header.Get("Content-Type"))
+	}
+
+	charles := get("Charles Babbage")
+	wantField(t, charles, "gender", "map[id:1 name:Man]")
+	wantField(t, charles, "age", "map[age:60 age_type:estimated estimated_at:1.7723232e+09]")
+	equalLists(t, "Charles's details", e.detailsOf(key, charles["id"]), []string{"email|<nil>|charles@example.com",
+		"address|work|1 Dorset St/Berlin/Berlin/10115/DE", "address|Summer house|<nil>/Poseidonis/Sea, Atlantis/<nil>/<nil>"})
+	equalLists(t, "Charles's relationships", e.rowsOf(key, charles["id"], "relationships", "type", "person"), []string{
+		"godfather|Child Byron", "mentee|Grace Hopper"})
+
+	wantField(t, get("Lovey"), "nickname", "Lovey")
+	wantField(t, get("Menabrea"), "last_name", "<nil>")
+	wantField(t, get("Annabella Milbanke"), "is_listed", false)
+	wantField(t, get("Archie Ved"), "is_listed", false)
+	wantField(t, get("Sam Other")["gender"].(map[string]any), "name", "Non-binary")
+	equalLists(t, "a deceased contact's dates", e.datesOf(key, get("Gone Early")["id"]),
+		[]string{"birthday|--04-03|false", "deceased|1852-11-27|true"})
+	wantField(t, get("Gone Quietly"), "age", "map[age:76 age_type:exact birth_day:1 birth_month:2 birth_year:1950 yearly_reminder:false]")
+	equalLists(t, "a death without a date", e.notesOf(key, get("Gone Quietly")["id"]), []string{"Deceased"})
+	equalLists(t, "a birthday without a year", e.datesOf(key, get("Yearless Birthday")["id"]), []string{"birthday|--08-15|true"})
+	equalLists(t, "a bad email left out", e.detailsOf(key, get("Bad Email")["id"]), []string{"phone|<nil>|555 0100"})
+	wantField(t, get("Long Tag"), "tags", "[ok]")
+	equalLists(t, "a long call cut at 2000 characters", e.rowsOf(key, get("Future Caller")["id"], "interactions", "happened_on"),
+		[]string{"2025-03-01"})
+	equalLists(t, "love", e.rowsOf(key, get("Love Bird")["id"], "relationships", "type", "person"), []string{
+		"in love with|Zed", "ex-husband|Lone Friend"})
+	equalLists(t, "partners", e.rowsOf(key, get("Pat Partner")["id"], "relationships", "type", "person"), []string{"partner|Quinn Partner"})
+	equalLists(t, "a lone friend", e.rowsOf(key, get("Other Friend")["id"], "relationships", "type", "person"), []string{"friend|Lone Friend"})
+	equalLists(t, "a boss", e.rowsOf(key, get("Sub Ordinate")["id"], "relationships", "type", "person"), []string{"manager|Boss Person"})
+	equalLists(t, "a new type", e.rowsOf(key, get("Long Tag")["id"], "relationships", "type", "person"), []string{"neighbor|Sam Other"})
+
+	// Grace was there: she gains what she lacked, and keeps the rest.
+	grace := get("Grace Hopper")
+	wantField(t, grace, "id", graceID)
+	wantField(t, grace, "how_we_met", "At work")
+	equalLists(t, "Grace's details", e.detailsOf(key, graceID), []string{"email|<nil>|grace@example.com", "phone|<nil>|(555) 010-0200"})
+	equalLists(t, "Grace's notes", e.rowsOf(key, graceID, "notes", "content"), []string{"Old note", "New from Monica"})
+
+	var monica any
+	for _, j := range e.list(key, "/api/journals") {
+		if j["name"] == "Monica" {
+			monica = j["id"]
+		}
+	}
+	if monica == nil {
+		t.Fatal("no journal Monica")
+	}
+	equalLists(t, "the journal's entries", e.rowsOf(key, monica, "entries", "year", "month", "day", "body"), []string{
+		"2025|5|1|A good day\n\nWe met.\n\nLater\n\nTea.", "2025|6|2|Only a post."})
+}
