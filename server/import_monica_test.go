@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime/multipart"
+	"net/http/httptest"
 	"reflect"
 	"sort"
 	"strconv"
@@ -59,6 +61,18 @@ func (e *env) tableCounts() map[string]int {
 	n["card_seq"] = e.count(`SELECT sum(card_seq) FROM accounts`)
 	n["persons.updated_at"] = e.count(`SELECT sum(updated_at) FROM persons`)
 	return n
+}
+
+// writes is a number that every write of an import makes grow: its rows
+// (an import deletes none) and the card counters (which every update of a
+// person moves). One query, for the tests that ask often.
+func (e *env) writes() int {
+	e.t.Helper()
+	q := `SELECT (SELECT sum(card_seq) FROM accounts)`
+	for _, t := range importTables {
+		q += ` + (SELECT count(*) FROM ` + t + `)`
+	}
+	return e.count(q)
 }
 
 func (e *env) sameCounts(t *testing.T, what string, before map[string]int) {
@@ -293,4 +307,173 @@ func checkMonicaPersons(t *testing.T, e *env, key string, graceID string) {
 	}
 	equalLists(t, "the journal's entries", e.rowsOf(key, monica, "entries", "year", "month", "day", "body"), []string{
 		"2025|5|1|A good day\n\nWe met.\n\nLater\n\nTea.", "2025|6|2|Only a post."})
+}
+
+func TestMonicaImportRefusals(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("owner@example.com")
+	e.person(key, "first_name=Already")
+	good := string(monicaFixture(t))
+	post := func(body string) req {
+		return req{method: "POST", path: "/api/import/monica", key: key, body: body, ctype: "application/json"}
+	}
+	form := func(file []byte, fields map[string]string) req {
+		body, ctype := monicaForm(t, file, fields)
+		return req{method: "POST", path: "/api/import/monica", key: key, body: body, ctype: ctype}
+	}
+	fileErr := func(msgs ...string) []string {
+		b, _ := json.Marshal(map[string]any{"file": msgs})
+		return []string{string(b)}
+	}
+	contact := func(props string) string {
+		return `{"version":"1.0-preview.1","account":{"data":[{"count":1,"type":"contact","values":[{"uuid":"c1","properties":` +
+			props + `}]}]}}`
+	}
+	before := e.tableCounts()
+	e.run(t, []scenario{
+		{"without a key", req{method: "POST", path: "/api/import/monica", body: good}, 401, errBody(401, "Unauthenticated.")},
+		{"a form without a file", form(nil, map[string]string{"dry_run": "1"}), 422, errBody(422, "The file field is required.")},
+		{"an empty file", form([]byte{}, nil), 422, errBody(422, "The file field is required.")},
+		{"an empty body", post(""), 422, errBody(422, "The file field is required.")},
+		{"a file that is not JSON, by line and column", form([]byte("{\n  \"version\": 1.0-preview\n}"), nil), 422,
+			fileErr("The file is not valid JSON: line 2, column 17: invalid character '-' after object key:value pair")},
+		{"a file cut short", form([]byte(`{"account": {"data": [`), nil), 422,
+			fileErr("The file is not valid JSON: line 1, column 23: unexpected end of JSON input")},
+		{"a body that is not JSON", post("BEGIN:VCARD\r\nVERSION:3.0\r\nEND:VCARD\r\n"), 400, errBody(400, "The request body is not valid JSON.")},
+		{"data after the object", post(`{"account":{"data":[]}} {}`), 400, errBody(400, "The request body is not valid JSON.")},
+		{"no account", post(`{"version":"1.0"}`), 422, fileErr("The file is not a Monica JSON export.")},
+		{"an array", post(`[{"account":{"data":[]}}]`), 422, fileErr("The file is not a Monica JSON export.")},
+		{"account not an object", post(`{"account":[]}`), 422, fileErr("The file is not a Monica JSON export.")},
+		{"data not an array", post(`{"account":{"data":{}}}`), 422, fileErr("The file is not a Monica JSON export.")},
+		{"a Kith export", post(`{"kith_export":1,"persons":[{"first_name":"Ada"}]}`), 422, fileErr("The file is not a Monica JSON export.")},
+		{"a later version", post(`{"version":"2.0","account":{"data":[]}}`), 422,
+			fileErr("The file is a Monica export of version 2.0, which Kith does not read.")},
+		{"a name that is no string", post(contact(`{"first_name":12}`)), 422,
+			fileErr("account.data.0.values.0.properties.first_name: a string was expected.")},
+		{"several wrong types, each by its path", post(contact(`{"first_name":"A","tags":"x","is_dead":"yes",` +
+			`"birthdate":{"date":"last spring"}}`)), 422,
+			fileErr("account.data.0.values.0.properties.tags: an array was expected.",
+				"account.data.0.values.0.properties.is_dead: a boolean was expected.",
+				"account.data.0.values.0.properties.birthdate.date: a date was expected.")},
+		{"a contact without a uuid", post(`{"account":{"data":[{"type":"contact","values":[{"properties":{}}]}]}}`), 422,
+			fileErr("account.data.0.values.0.uuid: a string was expected.")},
+		{"a collection without a type", post(`{"account":{"data":[{"values":[]}]}}`), 422,
+			fileErr("account.data.0.type: a string was expected.")},
+		{"values not an array", post(`{"account":{"data":[{"type":"contact","values":{}}]}}`), 422,
+			fileErr("account.data.0.values: an array was expected.")},
+		{"a bad date in a note's collection", post(`{"account":{"data":[{"type":"contact","values":[{"uuid":"c","properties":` +
+			`{"first_name":"A"},"data":[{"type":"call","values":[{"uuid":"k","properties":{"called_at":"soon"}}]}]}]}]}}`), 422,
+			fileErr("account.data.0.values.0.data.0.values.0.properties.called_at: a date was expected.")},
+		{"a dry run that is no boolean", req{method: "POST", path: "/api/import/monica?dry_run=maybe", key: key, body: good,
+			ctype: "application/json"}, 422, errBody(422, "The dry run field must be true or false.")},
+	})
+	e.sameCounts(t, "a refused file", before)
+}
+
+// A body over 64 MiB is refused before it is read whole: by its length,
+// or, sent in chunks, as soon as reading passes the limit.
+func TestMonicaImportTooLarge(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("owner@example.com")
+	before := e.tableCounts()
+	hr := httptest.NewRequest("POST", "/api/import/monica", strings.NewReader("{}"))
+	hr.ContentLength = 64<<20 + 1
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Authorization", "Bearer "+key)
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, hr)
+	if rec.Code != 413 || !strings.Contains(rec.Body.String(), "The request body is too large.") {
+		t.Errorf("by Content-Length: %d %s", rec.Code, rec.Body)
+	}
+	for _, multipartBody := range []bool{false, true} {
+		// A valid export's start, then padding without end.
+		var body io.Reader = io.MultiReader(strings.NewReader(`{"account":{"data":[],"pad":"`), neverEnding('x'))
+		hr = httptest.NewRequest("POST", "/api/import/monica", io.LimitReader(body, 65<<20))
+		ctype := "application/json"
+		if multipartBody {
+			pr, pw := io.Pipe()
+			w := multipart.NewWriter(pw)
+			go func() {
+				fw, _ := w.CreateFormFile("file", "monica.json")
+				_, err := io.Copy(fw, io.LimitReader(body, 65<<20))
+				pw.CloseWithError(err)
+			}()
+			hr = httptest.NewRequest("POST", "/api/import/monica", pr)
+			ctype = w.FormDataContentType()
+		}
+		hr.ContentLength = -1
+		hr.Header.Set("Content-Type", ctype)
+		hr.Header.Set("Authorization", "Bearer "+key)
+		rec = httptest.NewRecorder()
+		e.srv.ServeHTTP(rec, hr)
+		if rec.Code != 413 || !strings.Contains(rec.Body.String(), "The request body is too large.") {
+			t.Errorf("chunked (multipart %v): %d %s", multipartBody, rec.Code, rec.Body)
+		}
+	}
+	e.sameCounts(t, "a refused body", before)
+}
+
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// Malformed files of every sort get a 4xx or a 200, never a 5xx (which
+// e.do fails on), and a refused one writes nothing.
+func TestMonicaImportGarbage(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("owner@example.com")
+	good := string(monicaFixture(t))
+	wrap := func(s string) string { return `{"account":{"data":[` + s + `]}}` }
+	contact := func(s string) string { return wrap(`{"type":"contact","values":[` + s + `]}`) }
+	bodies := []string{
+		"\x00\x01\x02", "\xff\xfe{\x00}\x00", "null", "true", "12", `"account"`, "{", "}", "[", `{"account":null}`,
+		`{"account":{"data":null}}`, `{"account":{"data":[null]}}`, `{"account":{"data":[1,"x",[]]}}`,
+		wrap(`{"type":7,"values":[]}`), wrap(`{"type":"contact","values":[null,1,"x",[]]}`),
+		contact(`{"uuid":null}`), contact(`{"uuid":"a","properties":[]}`), contact(`{"uuid":"a","properties":{"first_name":"A"},"data":7}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A"},"data":[{"type":"note","values":[{"properties":{"body":7}}]}]}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A","birthdate":{"date":"2020-02-30T00:00:00Z"}}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A","birthdate":"1980-01-01"}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A","stay_in_touch_frequency":"often"}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A","stay_in_touch_frequency":1e400}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A","avatar":{"avatar_source":"photo","avatar_photo":7}}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"` + strings.Repeat("é", 300) + `"}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A","tags":[null,1,{}]}}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A"},"data":[{"type":"activity","values":[7,null]}]}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A"},"data":[{"type":"conversation","values":[{"properties":{"messages":[1]}}]}]}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A"},"data":[{"type":"debt","values":[{"properties":{"amount":{}}}]}]}`),
+		contact(`{"uuid":"a","properties":{"first_name":"A"},"data":[{"type":"reminder","values":[{"properties":{"initial_date":"x"}}]}]}`),
+		wrap(`{"type":"relationship","values":[{"properties":{"type":1,"contact_is":[],"of_contact":null}}]}`),
+		wrap(`{"type":"photo","values":[{"uuid":"p","properties":{"dataUrl":"data:image/png;base64,!!!"}}]}`),
+		`{"account":{"data":[],"properties":{"journal_entries":[{"properties":{"type":"entry","date":"nope"}}]}}}`,
+		`{"account":{"data":[],"instance":{"genders":7,"contact_field_types":[1],"life_event_types":[{"properties":[]}]}}}`,
+		`{"account":{"data":[]},"export_date":"yesterday"}`, `{"account":{"data":[]},"version":3}`,
+		good[:len(good)/2], strings.Replace(good, `"properties"`, `"properties" "x"`, 1), strings.Repeat("[", 100000),
+	}
+	before := e.writes()
+	for i, b := range bodies {
+		for _, asForm := range []bool{false, true} {
+			r := post(e, key, b, asForm)
+			if r.code != 200 && (r.code < 400 || r.code > 499) {
+				t.Errorf("body %d (form %v): %d %s", i, asForm, r.code, r.body)
+			}
+			after := e.writes()
+			if r.code != 200 && after != before {
+				t.Errorf("body %d (form %v) was refused (%d) and wrote", i, asForm, r.code)
+			}
+			before = after
+		}
+	}
+}
+
+func post(e *env, key, body string, asForm bool) resp {
+	if !asForm {
+		return e.do(req{method: "POST", path: "/api/import/monica", key: key, body: body, ctype: "application/json"})
+	}
+	b, ctype := monicaForm(e.t, []byte(body), nil)
+	return e.do(req{method: "POST", path: "/api/import/monica", key: key, body: b, ctype: ctype})
 }

@@ -132,6 +132,7 @@ func versionOne(v string) bool { return len(v) >= 2 && v[:2] == "1." }
 
 // syntaxAt is the refusal of a file that stops being JSON at offset.
 func syntaxAt(doc io.ReaderAt, size, offset int64, msg string) error {
+	// The decoder stops after offset bytes: the next one is at fault.
 	line, col := int64(1), int64(1)
 	r := bufio.NewReader(io.NewSectionReader(doc, 0, min(offset, size)))
 	for {
@@ -144,9 +145,6 @@ func syntaxAt(doc io.ReaderAt, size, offset int64, msg string) error {
 		} else if b < 0x80 || b >= 0xC0 { // a character's first byte
 			col++
 		}
-	}
-	if col > 1 {
-		col-- // the column of the last byte read, where the error is
 	}
 	return &SyntaxError{Line: line, Column: col, Msg: trimJSONMsg(msg)}
 }
