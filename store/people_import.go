@@ -365,7 +365,6 @@ func (pi *peopleImporter) existing(id int64) *importedPerson {
 		return p
 	}
 	p := &importedPerson{id: id}
-	p.init()
 	pi.touched[id] = p
 	return p
 }
@@ -377,16 +376,22 @@ func (pi *peopleImporter) flush(ctx context.Context) error {
 	for _, pp := range pi.batch {
 		if !pp.person.loaded && pp.person.id != 0 {
 			ids = append(ids, pp.person.id)
+			pp.person.init()
 			pp.person.loaded = true // once, though several incoming persons match it
 		}
 	}
 	if err := pi.loadPersons(ctx, ids); err != nil {
 		return fmt.Errorf("read the matched persons: %w", err)
 	}
-	for i, pp := range pi.batch {
+	for _, pp := range pi.batch {
 		if err := pi.write(ctx, pp.in, pp.person); err != nil {
 			return fmt.Errorf("person %q: %w", pp.in.FirstName, err)
 		}
+	}
+	// What the batch's persons have is in the transaction now: a later
+	// batch that matches one of them reads it again, and the memory goes.
+	for i, pp := range pi.batch {
+		pp.person.release()
 		pi.batch[i] = pendingPerson{}
 	}
 	pi.batch = pi.batch[:0]

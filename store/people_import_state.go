@@ -30,6 +30,13 @@ func (p *importedPerson) init() {
 	p.has, p.rows, p.positions, p.tags = map[string]bool{}, map[string]bool{}, map[string]int64{}, map[int64]bool{}
 }
 
+// release forgets what the person has, to be read again should a later
+// incoming person match them.
+func (p *importedPerson) release() {
+	p.has, p.rows, p.positions, p.tags, p.details = nil, nil, nil, nil, 0
+	p.loaded = false
+}
+
 // rowKey hashes a row's sameness key: 16 bytes a row, whatever its text.
 func rowKey(parts ...string) string {
 	h := fnv.New128a()
