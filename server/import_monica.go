@@ -19,7 +19,11 @@ import (
 // a multipart form; dry_run in the query or the form (the form wins).
 func (s *Server) handleMonicaImport(c echo.Context) error {
 	sess, _ := input.Session(c)
-	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
+	// A large file takes longer to arrive, and to import, than the
+	// server's 30 s for a request.
+	rc := http.NewResponseController(c.Response())
+	_ = rc.SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
+	_ = rc.SetWriteDeadline(time.Now().Add(transferTime))
 	// The file goes to a temporary file, which the import reads twice
 	// (checked, then written) without holding it in memory.
 	doc, err := os.CreateTemp("", "kith-monica-*.json")

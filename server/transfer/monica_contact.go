@@ -135,7 +135,7 @@ func (c *contactMap) person(o, p jobj) {
 			rec.WorkHistory = append(rec.WorkHistory, w)
 		}
 	}
-	if d := p.raw("description"); d != nil {
+	if d := p.str("description"); d != nil {
 		c.note(o.place(), *d, 0)
 	}
 	if f := p.str("food_preferences"); f != nil {

@@ -19,7 +19,7 @@ func (c *contactMap) rows(o jobj) {
 	}
 	for _, v := range cols["note"] {
 		if r, ok := c.m.object(v.path, v.v); ok {
-			if body := r.props().raw("body"); body != nil {
+			if body := r.props().raw("body"); body != nil && strings.TrimSpace(*body) != "" {
 				c.note(r.place(), *body, r.unix("created_at"))
 			}
 		}
