@@ -427,10 +427,37 @@ func (b neverEnding) Read(p []byte) (int, error) {
 func TestMonicaImportGarbage(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("owner@example.com")
-	good := string(monicaFixture(t))
+	bodies := monicaGarbage(string(monicaFixture(t)))
+	before := e.writes()
+	for i, b := range bodies {
+		for _, asForm := range []bool{false, true} {
+			r := post(e, key, b, asForm)
+			if r.code != 200 && (r.code < 400 || r.code > 499) {
+				t.Errorf("body %d (form %v): %d %s", i, asForm, r.code, r.body)
+			}
+			after := e.writes()
+			if r.code != 200 && after != before {
+				t.Errorf("body %d (form %v) was refused (%d) and wrote", i, asForm, r.code)
+			}
+			before = after
+		}
+	}
+}
+
+func post(e *env, key, body string, asForm bool) resp {
+	if !asForm {
+		return e.do(req{method: "POST", path: "/api/import/monica", key: key, body: body, ctype: "application/json"})
+	}
+	b, ctype := monicaForm(e.t, []byte(body), nil)
+	return e.do(req{method: "POST", path: "/api/import/monica", key: key, body: b, ctype: ctype})
+}
+
+// monicaGarbage are malformed files of many sorts, around good, a whole
+// export.
+func monicaGarbage(good string) []string {
 	wrap := func(s string) string { return `{"account":{"data":[` + s + `]}}` }
 	contact := func(s string) string { return wrap(`{"type":"contact","values":[` + s + `]}`) }
-	bodies := []string{
+	return []string{
 		"\x00\x01\x02", "\xff\xfe{\x00}\x00", "null", "true", "12", `"account"`, "{", "}", "[", `{"account":null}`,
 		`{"account":{"data":null}}`, `{"account":{"data":[null]}}`, `{"account":{"data":[1,"x",[]]}}`,
 		wrap(`{"type":7,"values":[]}`), wrap(`{"type":"contact","values":[null,1,"x",[]]}`),
@@ -454,26 +481,35 @@ func TestMonicaImportGarbage(t *testing.T) {
 		`{"account":{"data":[]},"export_date":"yesterday"}`, `{"account":{"data":[]},"version":3}`,
 		good[:len(good)/2], strings.Replace(good, `"properties"`, `"properties" "x"`, 1), strings.Repeat("[", 100000),
 	}
-	before := e.writes()
-	for i, b := range bodies {
-		for _, asForm := range []bool{false, true} {
-			r := post(e, key, b, asForm)
-			if r.code != 200 && (r.code < 400 || r.code > 499) {
-				t.Errorf("body %d (form %v): %d %s", i, asForm, r.code, r.body)
-			}
-			after := e.writes()
-			if r.code != 200 && after != before {
-				t.Errorf("body %d (form %v) was refused (%d) and wrote", i, asForm, r.code)
-			}
-			before = after
-		}
-	}
 }
 
-func post(e *env, key, body string, asForm bool) resp {
-	if !asForm {
-		return e.do(req{method: "POST", path: "/api/import/monica", key: key, body: body, ctype: "application/json"})
+// FuzzMonicaImport: whatever the file, a 200 or a 4xx, never a 5xx; a dry
+// run answers what the import then does; and a second import of a file
+// that imported makes and changes nothing.
+//
+//	go test ./server -run '^$' -fuzz FuzzMonicaImport -fuzztime 1m
+func FuzzMonicaImport(f *testing.F) {
+	e := newEnv(f)
+	for _, b := range monicaGarbage(string(monicaFixture(f))) {
+		f.Add([]byte(b))
 	}
-	b, ctype := monicaForm(e.t, []byte(body), nil)
-	return e.do(req{method: "POST", path: "/api/import/monica", key: key, body: b, ctype: ctype})
+	f.Add([]byte(`{"account":{"data":[{"type":"contact","values":[{"uuid":"a","properties":{"first_name":"A"}}]}]}}`))
+	accounts := 0
+	f.Fuzz(func(t *testing.T, file []byte) {
+		e.t = t
+		accounts++
+		_, key := e.user(fmt.Sprintf("fuzz%d@example.com", accounts))
+		r := e.do(req{method: "POST", path: "/api/import/monica?dry_run=true", key: key, body: string(file), ctype: "application/json"})
+		if r.code != 200 { // a 5xx fails in e.do
+			return
+		}
+		first := post(e, key, string(file), false)
+		if first.code != 200 || strings.Replace(r.body, `"dry_run":true`, `"dry_run":false`, 1) != first.body {
+			t.Fatalf("dry run %s\nimport %d %s", r.body, first.code, first.body)
+		}
+		again := post(e, key, string(file), false)
+		if !strings.Contains(again.body, `"created":0,"updated":0,`) {
+			t.Fatalf("again: %s", again.body)
+		}
+	})
 }
