@@ -129,9 +129,9 @@ func (c *contactMap) address(v jvalue) {
 			values["label"] = *label
 		}
 	}
-	for from, to := range map[string]string{"street": "street", "city": "city", "province": "region", "postal_code": "postal_code"} {
-		if s := p.str(from); s != nil {
-			values[to] = *s
+	for _, f := range [][2]string{{"street", "street"}, {"city", "city"}, {"province", "region"}, {"postal_code", "postal_code"}} {
+		if s := p.str(f[0]); s != nil {
+			values[f[1]] = *s
 		}
 	}
 	if country := p.str("country"); country != nil {
