@@ -25,7 +25,7 @@ package store
 //
 // What an IncomingPerson's PersonRecord may hold, each value already
 // checked by the API's rules: the names (FirstName required; a nil or
-// empty other name is none), HowWeMet, IsListed, Age, UID (read for
+// empty other name is none), HowWeMet, Age, UID (read for
 // SourceMonica only), StayInTouch, ContactDetails (Position is not read:
 // a person's new details go after their own of the kind, in the record's
 // order; an address's country is an ISO code), ImportantDates, Notes,
@@ -63,6 +63,9 @@ type IncomingPerson struct {
 	// GenderName is the person's gender by name, matched ignoring case
 	// among the account's, and made (last) when none has it; "" for none.
 	GenderName string
+	// Unlisted makes a new person one that the list leaves out (Monica's
+	// partial and archived contacts); PersonRecord.IsListed is not read.
+	Unlisted bool
 	// Place is the caller's own, for its problems.
 	Place any
 }

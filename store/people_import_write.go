@@ -87,7 +87,7 @@ func (pi *peopleImporter) insertPerson(ctx context.Context, in *IncomingPerson, 
 	created, updated := pi.times(in.CreatedAt, in.UpdatedAt)
 	args := []any{pi.accountID, uid, nil, strings.TrimSpace(in.FirstName), nonEmpty(in.LastName), nonEmpty(in.MiddleName),
 		nonEmpty(in.Nickname), nonEmpty(in.MaidenName), nonEmpty(in.Prefix), nonEmpty(in.Suffix), nonEmpty(in.HowWeMet),
-		marital, kids, gender, true, in.IsListed,
+		marital, kids, gender, true, !in.Unlisted,
 		a.Type, a.Year, a.Month, a.Day, a.Estimated, a.EstimatedAt, a.Bracket, a.YearlyReminder}
 	for range AppearanceFields {
 		args = append(args, nil)

@@ -116,7 +116,7 @@ func (c *contactMap) names(o, p jobj) {
 func (c *contactMap) person(o, p jobj) {
 	m, rec := c.m, c.rec
 	rec.UID = &rec.Key
-	rec.IsListed = !p.boolean("is_partial") && p.flag("is_active", true)
+	rec.Unlisted = p.boolean("is_partial") || !p.flag("is_active", true)
 	rec.CreatedAt, rec.UpdatedAt = o.unix("created_at"), o.unix("updated_at")
 	if g := p.str("gender"); g != nil && m.pass == 2 {
 		if name, ok := m.genders[*g]; ok {
