@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"kith/server/input"
@@ -115,7 +116,12 @@ func (c *contactMap) names(o, p jobj) {
 // person reads the contact's own fields.
 func (c *contactMap) person(o, p jobj) {
 	m, rec := c.m, c.rec
-	rec.UID = &rec.Key
+	// The uuid becomes the card's UID, which a phone reads: one that could
+	// not be (empty, longer than any UID, or with a line break) leaves Kith
+	// to make one.
+	if rec.Key != "" && len(rec.Key) <= maxUID && !strings.ContainsFunc(rec.Key, unicode.IsControl) {
+		rec.UID = &rec.Key
+	}
 	rec.Unlisted = p.boolean("is_partial") || !p.flag("is_active", true)
 	rec.CreatedAt, rec.UpdatedAt = o.unix("created_at"), o.unix("updated_at")
 	if g := p.str("gender"); g != nil && m.pass == 2 {
