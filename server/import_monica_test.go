@@ -165,6 +165,13 @@ func TestMonicaImport(t *testing.T) {
 	stranger := e.person(other, "first_name=Ada&last_name=Byron")
 	e.do(req{method: "POST", path: "/api/persons/" + stranger + "/contact-details?kind=email&value=ada@example.com", key: other})
 	e.person(other, "first_name=Grace")
+	// and a card whose UID is a contact's uuid, as Monica's vCard export
+	// writes it.
+	if r := e.do(req{method: "POST", path: "/api/import/vcard", key: other, ctype: "text/vcard",
+		body: "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:c02\r\nFN:Charles B\r\nN:B;Charles;;;\r\nEND:VCARD\r\n"}); r.code != 200 {
+		t.Fatalf("vCard: %d %s", r.code, r.body)
+	}
+	charlesB := e.personsByName(other)["Charles B"]["id"]
 	otherBefore := e.do(req{method: "GET", path: "/api/persons/" + stranger, key: other}).body
 
 	file := monicaFixture(t)
@@ -207,9 +214,22 @@ func TestMonicaImport(t *testing.T) {
 	if got := e.do(req{method: "GET", path: "/api/persons/" + stranger, key: other}).body; got != otherBefore {
 		t.Errorf("the other account's person changed:\n%s\n%s", otherBefore, got)
 	}
-	if n := e.count(`SELECT count(*) FROM persons p JOIN users u ON u.account_id = p.account_id WHERE u.email = 'other@example.com'`); n != 2 {
-		t.Errorf("the other account has %d persons, want 2", n)
+	if n := e.count(`SELECT count(*) FROM persons p JOIN users u ON u.account_id = p.account_id WHERE u.email = 'other@example.com'`); n != 3 {
+		t.Errorf("the other account has %d persons, want 3", n)
 	}
+
+	// Into the other account, the same file finds Charles by his card's
+	// UID and Ada by her email (ignoring case), and makes the others.
+	theirs := e.importMonica(other, file, "")
+	if theirs["created"] != 29.0 || theirs["updated"] != 2.0 || theirs["unchanged"] != 0.0 {
+		t.Errorf("into the other account: %v created, %v updated, %v unchanged", theirs["created"], theirs["updated"], theirs["unchanged"])
+	}
+	byName := e.personsByName(other)
+	if _, ok := byName["Charles Babbage"]; ok {
+		t.Errorf("Charles was made again: %v", byName["Charles Babbage"])
+	}
+	wantField(t, byName["Charles B"], "id", charlesB)
+	wantField(t, byName["Ada Byron"], "id", stranger)
 }
 
 // checkMonicaPersons checks what the fixture made, through the API.
