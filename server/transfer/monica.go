@@ -17,11 +17,10 @@ const MaxMonicaBytes = 64 << 20
 // maxFileErrors bounds the messages of a refused file.
 const maxFileErrors = 100
 
-// The refusals of a file that is not a Monica export (§6).
-var (
-	MsgNotMonica = "The file is not a Monica JSON export."
-	errNotMonica = errors.New("transfer: not a Monica export")
-)
+// MsgNotMonica refuses a file that is not a Monica export (§6).
+const MsgNotMonica = "The file is not a Monica JSON export."
+
+var errNotMonica = errors.New("transfer: not a Monica export")
 
 // FileMissing is the refusal of a request without a file, or with an
 // empty one.

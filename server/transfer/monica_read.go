@@ -252,14 +252,14 @@ func (m *monicaReader) account(dec *json.Decoder) error {
 			data = true
 			err = m.data(dec)
 		case "properties":
-			err = m.members(dec, "account.properties", func(key string, path string) (func(string, any), bool) {
+			err = m.members(dec, "account.properties", func(key string) (func(string, any), bool) {
 				if key != "journal_entries" || m.pass != 1 {
 					return nil, false
 				}
 				return m.journalEntry, true
 			})
 		case "instance":
-			err = m.members(dec, "account.instance", func(key string, path string) (func(string, any), bool) {
+			err = m.members(dec, "account.instance", func(key string) (func(string, any), bool) {
 				if m.pass != 1 {
 					return nil, false
 				}
@@ -291,7 +291,7 @@ func (m *monicaReader) account(dec *json.Decoder) error {
 
 // members reads an object whose members the function at picks are arrays
 // to read an element at a time; the others are skipped.
-func (m *monicaReader) members(dec *json.Decoder, path string, at func(key, path string) (func(string, any), bool)) error {
+func (m *monicaReader) members(dec *json.Decoder, path string, at func(key string) (func(string, any), bool)) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -307,7 +307,7 @@ func (m *monicaReader) members(dec *json.Decoder, path string, at func(key, path
 		if err != nil {
 			return err
 		}
-		each, ok := at(key, path+"."+key)
+		each, ok := at(key)
 		if !ok {
 			if err := skipValue(dec); err != nil {
 				return err
