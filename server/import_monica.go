@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -28,23 +27,13 @@ func (s *Server) handleMonicaImport(c echo.Context) error {
 		return err
 	}
 	defer up.Close()
-	if up.Size == 0 {
-		return transfer.FileMissing()
-	}
 	p := input.NewParams(up.Options)
 	dryRun := p.Boolean("dry_run")
 	if err := p.Err(); err != nil {
 		return err
 	}
-	out, err := transfer.ImportMonica(c.Request().Context(), s.store, sess.AccountID, sess.Timezone, up.File, up.Size,
-		dryRun != nil && *dryRun)
-	var syn *transfer.SyntaxError
-	if errors.As(err, &syn) {
-		if !up.Form {
-			return input.ErrInvalidJSON
-		}
-		return input.Invalid("file", syn.Error())
-	}
+	out, err := transfer.ImportMonicaUpload(c.Request().Context(), s.store, sess.AccountID, sess.Timezone, up,
+		dryRun != nil && *dryRun, input.ErrInvalidJSON)
 	if err != nil {
 		return err
 	}

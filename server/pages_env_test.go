@@ -167,6 +167,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":type":         relType,
 		":relationship": relationship,
 		":user":         e.invite(key, "invitee@example.com"),
+		":token":        e.monicaToken(t, key),
 	}}
 }
 

@@ -98,6 +98,25 @@ func ImportMonica(ctx context.Context, st *store.Store, accountID int64, tz stri
 	return out, nil
 }
 
+// ImportMonicaUpload imports an uploaded Monica export as POST
+// /api/import/monica and the web app's Settings → Data both do: an empty
+// file is refused, and a file that is not JSON is the file field's error
+// in a form, or notJSON for a raw body.
+func ImportMonicaUpload(ctx context.Context, st *store.Store, accountID int64, tz string, up *Upload, dryRun bool, notJSON error) (*MonicaAnswer, error) {
+	if up.Size == 0 {
+		return nil, FileMissing()
+	}
+	out, err := ImportMonica(ctx, st, accountID, tz, up.File, up.Size, dryRun)
+	var syn *SyntaxError
+	if errors.As(err, &syn) {
+		if !up.Form {
+			return nil, notJSON
+		}
+		return nil, input.Invalid("file", syn.Error())
+	}
+	return out, err
+}
+
 // personName is a person's first and last name, as an answer names them.
 func personName(p *store.PersonRecord) string {
 	return store.FullName(p.FirstName, p.LastName)

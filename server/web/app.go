@@ -84,11 +84,14 @@ type App struct {
 	o     Options
 	store *store.Store
 	log   zerolog.Logger
+	// spool keeps the files of people imports between their check and
+	// their import.
+	spool *spool
 }
 
 // New makes the web app of o.
 func New(o Options) *App {
-	return &App{o: o, store: o.Store, log: o.Log}
+	return &App{o: o, store: o.Store, log: o.Log, spool: newSpool()}
 }
 
 // base is the scheme and host that links start with.

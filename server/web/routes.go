@@ -116,4 +116,10 @@ func (a *App) Routes(pages, files Router) {
 	r.get("/settings/export.vcf", a.o.VCardExport, page, user)
 	r.post("/settings/import", a.handleImport, page, user)
 	r.post("/settings/import/vcard", a.handleVCardImport, page, user)
+	for _, kind := range peopleImportKinds {
+		r.post("/settings/import/"+kind, a.handlePeopleImportCheck(kind), page, user)
+		r.get("/settings/import/"+kind+"/:token", a.handlePeopleImportShow(kind), page, user)
+		r.post("/settings/import/"+kind+"/:token", a.handlePeopleImportRun(kind), page, user)
+		r.post("/settings/import/"+kind+"/:token/cancel", a.handlePeopleImportCancel(kind), page, user)
+	}
 }

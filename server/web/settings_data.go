@@ -15,7 +15,7 @@ import (
 
 // dataView is the Data page: the exports, and the two imports.
 type dataView struct {
-	Import, VCard Form
+	Import, VCard, Monica Form
 }
 
 func (a *App) fillData(c echo.Context, v *settingsView, st settingsState) error {
@@ -28,6 +28,10 @@ func (a *App) fillData(c echo.Context, v *settingsView, st settingsState) error 
 		{Name: "file", Label: "vCard file (.vcf)", Type: "file", Required: true,
 			Hint: "Adds a person for each card, or updates the person a card came from."},
 	}}.Fill(formOr(st.failed, "vcard", nil))
+	v.Monica = Form{ID: "monica", Action: "/settings/import/monica", Submit: "Check file", CSRF: tok, Multipart: true, Fields: []Field{
+		{Name: "file", Label: "Monica export (JSON)", Type: "file", Required: true,
+			Hint: "Monica v4: Settings → Export → Export to JSON. Kith shows what it would import, and asks before it does."},
+	}}.Fill(formOr(st.failed, "monica", nil))
 	switch st.form {
 	case "import":
 		v.Import.Errors = st.problems

@@ -1,0 +1,185 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+
+	"github.com/labstack/echo/v4"
+
+	"kith/server/input"
+	"kith/server/transfer"
+)
+
+// The imports of people from another tool (Monica, a CSV file) in three
+// steps: the form on the Data page sends the file, which is checked by a
+// dry run and kept (import_spool.go); the check's page says what the
+// import would do; its Import button imports the kept file, its Cancel
+// button deletes it.
+
+// msgImportExpired is the Data page's answer to a check whose file is gone:
+// an hour passed, it was imported or cancelled, or another server (or
+// this one before a restart) checked it.
+const msgImportExpired = "This import has expired: choose the file again."
+
+// peopleImports are the kinds of people import the pages run: how each
+// checks and imports a kept file.
+var peopleImports = map[string]struct {
+	title string
+	run   func(a *App, c echo.Context, up *transfer.Upload, f *spooled, dryRun bool) (importOutcome, error)
+}{
+	"monica": {"Import from Monica", (*App).runMonica},
+}
+
+// peopleImportKinds are peopleImports' keys, in the routes' order.
+var peopleImportKinds = []string{"monica"}
+
+// importOutcome is a people import's answer, as the pages show it.
+type importOutcome struct {
+	transfer.PeopleAnswer
+	answer any // the whole answer, for its own parts
+}
+
+// runMonica imports (or checks) a Monica export as POST
+// /api/import/monica does.
+func (a *App) runMonica(c echo.Context, up *transfer.Upload, _ *spooled, dryRun bool) (importOutcome, error) {
+	sess, _ := input.Session(c)
+	ans, err := transfer.ImportMonicaUpload(c.Request().Context(), a.store, sess.AccountID, sess.Timezone, up, dryRun,
+		input.ErrInvalidJSON)
+	if err != nil {
+		return importOutcome{}, err
+	}
+	return importOutcome{PeopleAnswer: ans.PeopleAnswer, answer: ans}, nil
+}
+
+// handlePeopleImportCheck checks the file of the form of kind by a dry
+// run, keeps it, and sends the browser to the check's page; a file Kith
+// refuses goes back to the Data page with its error beside the field.
+func (a *App) handlePeopleImportCheck(kind string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, _ := input.Session(c)
+		up, err := transfer.ReadUpload(c.Request(), nil, input.ErrInvalidJSON)
+		if err != nil {
+			return a.peopleImportFailed(c, kind, err)
+		}
+		kept := false
+		defer func() {
+			if !kept {
+				up.Close()
+			}
+		}()
+		f := &spooled{kind: kind, user: sess.UserID, account: sess.AccountID}
+		out, err := peopleImports[kind].run(a, c, up, f, true)
+		if err != nil {
+			return a.peopleImportFailed(c, kind, err)
+		}
+		f.answer = out
+		token, err := a.spool.keep(f, up, a.store.Now())
+		if err != nil {
+			return err
+		}
+		kept = true
+		return c.Redirect(http.StatusSeeOther, "/settings/import/"+kind+"/"+token)
+	}
+}
+
+// peopleImportFailed answers a refused file: the Data page, its form open
+// with the error beside its file field.
+func (a *App) peopleImportFailed(c echo.Context, kind string, err error) error {
+	if input.FieldErrors(err) != nil {
+		return a.importFailed(c, http.StatusUnprocessableEntity, kind, err)
+	}
+	if ie, ok := err.(*input.Error); ok && ie.Status < http.StatusInternalServerError {
+		return a.importFailed(c, ie.Status, kind, input.Invalid("file", ie.Message))
+	}
+	return err
+}
+
+// importExpired is the Data page saying that the check's file is gone.
+func (a *App) importExpired(c echo.Context, kind string) error {
+	return a.importFailed(c, http.StatusGone, kind, input.Invalid("file", msgImportExpired))
+}
+
+// spooledOf is the kept file the path's token names: another user's is
+// not found, one that is gone the Data page's 410.
+func (a *App) spooledOf(c echo.Context, kind string, take bool) (*spooled, error) {
+	sess, _ := input.Session(c)
+	find := a.spool.find
+	if take {
+		find = a.spool.take
+	}
+	f, foreign := find(c.Param("token"), kind, sess.UserID, sess.AccountID, a.store.Now())
+	switch {
+	case foreign:
+		return nil, echo.ErrNotFound
+	case f == nil:
+		return nil, a.importExpired(c, kind)
+	}
+	return f, nil
+}
+
+// handlePeopleImportShow is the check's page: what the import would do,
+// and the buttons Import and Cancel.
+func (a *App) handlePeopleImportShow(kind string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		f, err := a.spooledOf(c, kind, false)
+		if f == nil {
+			return err
+		}
+		out := f.answer.(importOutcome)
+		base := "/settings/import/" + kind + "/" + c.Param("token")
+		v := newImportCheckView(peopleImports[kind].title, base, out)
+		return a.render(c, http.StatusOK, "settings_import_check", Page{Title: v.Title, Nav: "settings", Data: v})
+	}
+}
+
+// handlePeopleImportRun imports the kept file, once: a second press of
+// Import finds it gone.
+func (a *App) handlePeopleImportRun(kind string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		f, err := a.spooledOf(c, kind, true)
+		if f == nil {
+			return err
+		}
+		file, err := os.Open(f.path)
+		if err != nil {
+			return a.importExpired(c, kind) // swept from the temporary directory
+		}
+		out, err := peopleImports[kind].run(a, c, &transfer.Upload{File: file, Size: f.size, Form: true}, f, false)
+		file.Close()
+		if err != nil && input.FieldErrors(err) == nil {
+			// Nothing was written (an import is one transaction): the
+			// same file may be tried again.
+			a.spool.putBack(c.Param("token"), f)
+			return err
+		}
+		f.drop()
+		if err != nil {
+			return a.peopleImportFailed(c, kind, err)
+		}
+		return a.seeOther(c, "/people", fmt.Sprintf("Imported %s; updated %d.", people(out.Created), out.Updated))
+	}
+}
+
+// handlePeopleImportCancel deletes the kept file.
+func (a *App) handlePeopleImportCancel(kind string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, _ := input.Session(c)
+		f, foreign := a.spool.take(c.Param("token"), kind, sess.UserID, sess.AccountID, a.store.Now())
+		if foreign {
+			return echo.ErrNotFound
+		}
+		if f != nil {
+			f.drop()
+		}
+		return a.seeOther(c, "/settings/data", "Import cancelled: nothing was imported.")
+	}
+}
+
+// people is a number of people in words.
+func people(n int) string {
+	if n == 1 {
+		return "1 person"
+	}
+	return fmt.Sprintf("%d people", n)
+}
