@@ -130,7 +130,7 @@ func TestWebImportMonica(t *testing.T) {
 	b.get("/settings/data")
 	pg = b.upload("/settings/import/monica", "monica.json", bytes.Repeat([]byte(" "), 64<<20+1))
 	pg.status(t, http.StatusRequestEntityTooLarge)
-	pg.has(t, "The request body is too large.")
+	pg.has(t, `id="monica-file-err">The request body is too large.`, "<h1>Data</h1>")
 	if got := e.personNames(t, key); got != "" {
 		t.Fatalf("refused files wrote persons: %s", got)
 	}

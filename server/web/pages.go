@@ -147,6 +147,9 @@ func (a *App) ErrorPage(c echo.Context, status int, message string) {
 			input.SetSession(c, sess)
 		}
 	}
+	if body.Status == http.StatusRequestEntityTooLarge && a.importTooLarge(c, body.Message) {
+		return
+	}
 	err := a.render(c, body.Status, "error", Page{Title: http.StatusText(body.Status), Data: body})
 	if err != nil {
 		a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("writing an error page failed")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -93,6 +94,26 @@ func (a *App) peopleImportFailed(c echo.Context, kind string, err error) error {
 		return a.importFailed(c, ie.Status, kind, input.Invalid("file", ie.Message))
 	}
 	return err
+}
+
+// importTooLarge answers a file over its import's limit, which the
+// server refuses before the form is read, as any refused file: the Data
+// page, the words beside the field. It reports whether the request was
+// such a form's.
+func (a *App) importTooLarge(c echo.Context, message string) bool {
+	r := c.Request()
+	kind, ok := strings.CutPrefix(r.URL.Path, "/settings/import/")
+	if _, known := peopleImports[kind]; !ok || !known || r.Method != http.MethodPost {
+		return false
+	}
+	if sess, ok := input.Session(c); !ok || !sess.Verified {
+		return false
+	}
+	err := a.importFailed(c, http.StatusRequestEntityTooLarge, kind, input.Invalid("file", message))
+	if err != nil {
+		a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("writing the Data page failed")
+	}
+	return true
 }
 
 // importExpired is the Data page saying that the check's file is gone.
