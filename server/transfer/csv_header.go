@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"kith/server/input"
@@ -35,11 +36,19 @@ func detectCSVFormat(header []string, mapped bool) string {
 	return ""
 }
 
+// maxListedColumns bounds the columns a refused header lists: a file
+// of one line of a million commas is no reason for an answer of megabytes.
+const maxListedColumns = 100
+
 // unrecognized refuses a header of no format Kith knows, and shows it,
 // so that the person can write the mapping.
 func unrecognized(header []string) error {
+	listed := header
+	if len(listed) > maxListedColumns {
+		listed = append(slices.Clip(listed[:maxListedColumns]), "…")
+	}
 	err := input.Invalid("file", "The columns were not recognized: send a mapping.")
-	err.Add("file", "The header's columns are: "+strings.Join(header, ", ")+".")
+	err.Add("file", "The header's columns are: "+strings.Join(listed, ", ")+".")
 	return err
 }
 

@@ -140,8 +140,12 @@ func (p *csvParser) next(start int) (int, error) {
 	}
 }
 
-// quoted reads a quoted field whose opening quote was read.
+// quoted reads a quoted field whose opening quote was read. A quote
+// that is never closed usually shows as one that closes lines later, at
+// the next quote of the file, followed by text: a field that spans lines
+// and breaks so is said to be the one not closed, where it starts.
 func (p *csvParser) quoted(start int) (int, error) {
+	spans := false
 	for {
 		c, err := p.r.ReadByte()
 		if errors.Is(err, io.EOF) {
@@ -163,11 +167,14 @@ func (p *csvParser) quoted(start int) (int, error) {
 			case c == '\n' || c == '\r':
 				p.lineBreak(c)
 				return endRecord, nil
+			case spans:
+				return 0, &csvSyntaxError{start, msgNotClosed}
 			default:
 				return 0, &csvSyntaxError{start, msgAfterQuote}
 			}
 		case '\n', '\r':
 			p.lineBreak(c)
+			spans = true
 			p.field = append(p.field, '\n')
 		default:
 			p.field = append(p.field, c)
