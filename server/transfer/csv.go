@@ -43,8 +43,6 @@ type CSVOptions struct {
 	// Today is the importing user's date: a birth year after its year is
 	// no age.
 	Today time.Time
-	// Now is the Unix time given to what the file makes.
-	Now int64
 }
 
 // CSVRecord is one data record of the file: a person, or a row that makes
@@ -58,8 +56,9 @@ type CSVRecord struct {
 	// Skipped says why the row makes no person; "" when it makes one.
 	Skipped string
 	// Person is what the row makes, nil when skipped. Its contact
-	// details, dates, notes and work are in the file's order, each kind
-	// of detail positioned from 1.
+	// details, dates, notes and work are in the file's order, but for
+	// Google's primary details, first of their kind; each kind of detail
+	// is positioned from 1. Its times are 0: the import's own.
 	Person *store.PersonRecord
 	// Problems are the parts of the row left out, since Kith's rules
 	// refuse them.
@@ -150,6 +149,36 @@ func (r *CSVReader) Rows() int { return r.rows }
 // record is an *input.ValidationError naming its line, a record past
 // MaxCSVRows ErrCSVTooManyRows.
 func (r *CSVReader) Next() (*CSVRecord, error) {
+	fields, err := r.fields()
+	if err != nil {
+		return nil, err
+	}
+	person := r.plan.row(fields, r.header)
+	rec := person.finish(r.opts)
+	rec.Line = r.start
+	return &rec, nil
+}
+
+// CheckCSV reads the whole file as NewCSVReader and Next would, and
+// answers their first refusal, without making the persons: a broken line
+// or one row too many is found before an import starts writing.
+func CheckCSV(file []byte, opts CSVOptions) error {
+	r, err := NewCSVReader(file, opts)
+	if err != nil {
+		return err
+	}
+	for {
+		if _, err := r.fields(); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// fields reads the next data record's fields, one for each of the
+// header's columns.
+func (r *CSVReader) fields() ([]string, error) {
 	fields, err := r.record()
 	if err != nil {
 		return nil, err
@@ -169,10 +198,7 @@ func (r *CSVReader) Next() (*CSVRecord, error) {
 	for len(fields) < len(r.header) {
 		fields = append(fields, "")
 	}
-	person := r.plan.row(fields, r.header)
-	rec := person.finish(r.opts)
-	rec.Line = r.start
-	return &rec, nil
+	return fields, nil
 }
 
 // record reads the next record that is not blank (every field empty or

@@ -50,12 +50,8 @@ func TestCSVGoogle(t *testing.T) {
 	checkProblems(t, ada)
 	p := ada.Person
 	if !p.IsListed || !p.CanBeDeleted || p.MaritalStatus != "unknown" || p.KidsStatus != "unknown" || p.Gender != nil ||
-		p.UID != nil || p.CreatedAt != csvNow || p.UpdatedAt != csvNow {
+		p.UID != nil || p.CreatedAt != 0 || p.UpdatedAt != 0 {
 		t.Errorf("Ada's person: %+v", p.Person)
-	}
-	if p.ContactDetails[0].CreatedAt != csvNow || p.ImportantDates[0].UpdatedAt != csvNow ||
-		p.Notes[0].CreatedAt != csvNow || p.WorkHistory[0].CreatedAt != csvNow {
-		t.Errorf("Ada's rows are not of the import's time")
 	}
 
 	checkPerson(t, recs[1],

@@ -14,14 +14,11 @@ import (
 	"kith/store"
 )
 
-// The importing user's day and time in the CSV tests.
-var (
-	csvToday = time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
-	csvNow   = csvToday.Add(15 * time.Hour).Unix()
-)
+// The importing user's day in the CSV tests.
+var csvToday = time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
 
 func csvOpts(format string, mapping CSVMapping) CSVOptions {
-	return CSVOptions{Format: format, Mapping: mapping, Today: csvToday, Now: csvNow}
+	return CSVOptions{Format: format, Mapping: mapping, Today: csvToday}
 }
 
 func csvFixture(t testing.TB, name string) []byte {

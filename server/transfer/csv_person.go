@@ -94,7 +94,6 @@ func (c *csvPerson) finish(opts CSVOptions) CSVRecord {
 	b.notes(c.notes)
 	b.tags(c.tags)
 	b.work(c.company, c.title)
-	b.stamp()
 	rec.Person, rec.Problems = &b.rec, b.problems
 	return rec
 }
@@ -358,25 +357,6 @@ func (b *csvBuilder) work(company, title csvCell) {
 	if b.check(values, cols, "", func(p *input.Params) { in = input.WorkEntry(p) }) {
 		b.rec.WorkHistory = append(b.rec.WorkHistory, store.WorkEntry{JobTitle: in.JobTitle, CompanyName: in.CompanyName,
 			Active: true})
-	}
-}
-
-// stamp gives the person and all that is theirs the time of the import.
-func (b *csvBuilder) stamp() {
-	now := b.opts.Now
-	r := &b.rec
-	r.CreatedAt, r.UpdatedAt = now, now
-	for i := range r.ContactDetails {
-		r.ContactDetails[i].CreatedAt, r.ContactDetails[i].UpdatedAt = now, now
-	}
-	for i := range r.ImportantDates {
-		r.ImportantDates[i].CreatedAt, r.ImportantDates[i].UpdatedAt = now, now
-	}
-	for i := range r.Notes {
-		r.Notes[i].CreatedAt, r.Notes[i].UpdatedAt = now, now
-	}
-	for i := range r.WorkHistory {
-		r.WorkHistory[i].CreatedAt, r.WorkHistory[i].UpdatedAt = now, now
 	}
 }
 

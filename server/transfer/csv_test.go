@@ -296,3 +296,26 @@ func TestCSVLongHeader(t *testing.T) {
 		t.Errorf("%.200q", got)
 	}
 }
+
+// TestCheckCSV: the check before an import refuses what reading would,
+// and passes what reading takes.
+func TestCheckCSV(t *testing.T) {
+	if err := CheckCSV(csvFixture(t, "google.csv"), csvOpts("", nil)); err != nil {
+		t.Errorf("Google's file: %v", err)
+	}
+	err := CheckCSV(brokenFile(`E,Five,"never closed`), csvOpts("", nil))
+	if got := fileErrors(t, err, "file"); len(got) != 1 || got[0] != "line 7: a quoted field is not closed." {
+		t.Errorf("a broken file: %q", got)
+	}
+	err = CheckCSV(brokenFile(`E,Five,x,more`), csvOpts("", nil))
+	if got := fileErrors(t, err, "file"); len(got) != 1 || !strings.HasPrefix(got[0], "line 7: the record has 4 fields") {
+		t.Errorf("too many fields: %q", got)
+	}
+	rows := "first_name\n" + strings.Repeat("A\n", MaxCSVRows+1)
+	if err := CheckCSV([]byte(rows), csvOpts("", nil)); !errors.Is(err, ErrCSVTooManyRows) {
+		t.Errorf("20,001 rows: %v", err)
+	}
+	if err := CheckCSV([]byte("Foo\nA\n"), csvOpts("", nil)); len(fileErrors(t, err, "file")) != 2 {
+		t.Errorf("an unknown header: %v", err)
+	}
+}
