@@ -47,7 +47,6 @@ type googleGroup struct {
 type googleRows struct {
 	cols   map[string]int // the single columns, by what they give
 	groups []*googleGroup // in the header's order
-	old    bool           // the format before 2024, whose Name is a fallback
 }
 
 // googlePlan reads a Google header: what each column gives, and the
@@ -60,7 +59,6 @@ func googlePlan(header []string) (csvPlan, []string) {
 		k := csvKey(h)
 		if what, ok := googleColumns[k]; ok {
 			g.cols[what] = i
-			g.old = g.old || k == "given name"
 			if what == "file as" {
 				ignored = append(ignored, h) // read only for a row without a name
 			}
@@ -107,10 +105,11 @@ func (g *googleRows) cell(fields, header []string, what string) csvCell {
 
 func (g *googleRows) row(fields []string, header []string) csvPerson {
 	c := func(what string) csvCell { return g.cell(fields, header, what) }
+	// The older format's Name names a row whose name columns are empty.
 	p := csvPerson{first: c("first"), middle: c("middle"), last: c("last"), nickname: c("nickname"),
 		prefix: c("prefix"), suffix: c("suffix"), maiden: c("maiden"), company: c("company"), title: c("title"),
 		birthday: csvDate{csvCell: c("birthday"), label: "birthday", remind: true}}
-	if g.old && strings.TrimSpace(p.first.v+p.middle.v+p.last.v) == "" {
+	if strings.TrimSpace(p.first.v+p.middle.v+p.last.v) == "" {
 		p.first = c("name")
 	}
 	p.fallbacks = []csvFallback{{csvCell: p.nickname}, {csvCell: c("file as")}, {csvCell: p.last, moves: true},
