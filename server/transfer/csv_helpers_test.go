@@ -85,7 +85,7 @@ func describe(p *store.PersonRecord) []string {
 		}
 	}
 	if p.Age.Type != nil {
-		add("age %s %d-%02d-%02d remind=%v", *p.Age.Type, deref(p.Age.Year), deref(p.Age.Month), deref(p.Age.Day),
+		add("age %s %d-%02d-%02d remind=%v", *p.Age.Type, orZero(p.Age.Year), orZero(p.Age.Month), orZero(p.Age.Day),
 			p.Age.YearlyReminder != nil && *p.Age.YearlyReminder)
 	}
 	if p.Tags != nil {
@@ -98,9 +98,9 @@ func describe(p *store.PersonRecord) []string {
 		}
 		if d.Kind == "address" {
 			add("address %d [%s] street=%q city=%q region=%q postal_code=%q country=%q", d.Position, label,
-				deref(d.Street), deref(d.City), deref(d.Region), deref(d.PostalCode), deref(d.Country))
+				orZero(d.Street), orZero(d.City), orZero(d.Region), orZero(d.PostalCode), orZero(d.Country))
 		} else {
-			add("%s %d [%s] %q", d.Kind, d.Position, label, deref(d.Value))
+			add("%s %d [%s] %q", d.Kind, d.Position, label, orZero(d.Value))
 		}
 	}
 	for _, d := range p.ImportantDates {
@@ -114,12 +114,12 @@ func describe(p *store.PersonRecord) []string {
 		add("note %q", n.Content)
 	}
 	for _, w := range p.WorkHistory {
-		add("work %q at %q active=%v", w.JobTitle, deref(w.CompanyName), w.Active)
+		add("work %q at %q active=%v", w.JobTitle, orZero(w.CompanyName), w.Active)
 	}
 	return out
 }
 
-func deref[T any](p *T) T {
+func orZero[T any](p *T) T {
 	var zero T
 	if p == nil {
 		return zero
