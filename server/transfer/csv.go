@@ -29,8 +29,11 @@ const (
 var (
 	ErrCSVTooManyRows = &input.Error{Status: http.StatusRequestEntityTooLarge,
 		Message: "The file has more than " + strconv.Itoa(MaxCSVRows) + " rows."}
-	errCSVNoFile = input.Invalid("file", "The file field is required.")
 )
+
+// errCSVNoFile refuses a file without a header, a new error each time: a
+// validation error takes more messages.
+func errCSVNoFile() error { return input.Invalid("file", "The file field is required.") }
 
 // CSVOptions are what a CSV import is told beside its file.
 type CSVOptions struct {
@@ -41,7 +44,7 @@ type CSVOptions struct {
 	// Kith's field names; nil when none was sent.
 	Mapping CSVMapping
 	// Today is the importing user's date: a birth year after its year is
-	// no age.
+	// no age. The zero time is the machine's today.
 	Today time.Time
 }
 
@@ -104,10 +107,13 @@ func NewCSVReader(file []byte, opts CSVOptions) (*CSVReader, error) {
 	if len(file) > MaxCSVBytes {
 		return nil, input.ErrBodyTooLarge
 	}
+	if opts.Today.IsZero() {
+		opts.Today = time.Now()
+	}
 	r := &CSVReader{p: newCSVParser(csvText(file)), opts: opts}
 	header, err := r.record()
 	if errors.Is(err, io.EOF) {
-		return nil, errCSVNoFile
+		return nil, errCSVNoFile()
 	}
 	if err != nil {
 		return nil, err

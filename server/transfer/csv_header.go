@@ -70,7 +70,11 @@ type CSVMapEntry struct {
 	Header, Field string
 }
 
-var errMappingNotObject = input.Invalid("mapping", "The mapping field must be a JSON object.")
+// errMappingNotObject refuses a mapping that is no JSON object of
+// strings, a new error each time: a validation error takes more messages.
+func errMappingNotObject() error {
+	return input.Invalid("mapping", "The mapping field must be a JSON object.")
+}
 
 // ParseCSVMapping reads the mapping option: a JSON object of strings. An
 // empty option is no mapping (nil).
@@ -80,26 +84,26 @@ func ParseCSVMapping(s string) (CSVMapping, error) {
 	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errMappingNotObject
+		return nil, errMappingNotObject()
 	}
 	m := CSVMapping{}
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return nil, errMappingNotObject
+			return nil, errMappingNotObject()
 		}
 		value, err := dec.Token()
 		field, ok := value.(string)
 		if err != nil || !ok {
-			return nil, errMappingNotObject
+			return nil, errMappingNotObject()
 		}
 		m = append(m, CSVMapEntry{Header: key.(string), Field: field})
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, errMappingNotObject
+		return nil, errMappingNotObject()
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errMappingNotObject
+		return nil, errMappingNotObject()
 	}
 	return m, nil
 }
