@@ -52,13 +52,31 @@ func unrecognized(header []string) error {
 	return err
 }
 
-// csvFields are Kith's field names, which a generic file's header or a
-// mapping gives its columns (§5.4).
-var csvFields = map[string]bool{
-	"first_name": true, "middle_name": true, "last_name": true, "nickname": true, "maiden_name": true,
-	"prefix": true, "suffix": true, "how_we_met": true, "email": true, "phone": true, "website": true,
-	"street": true, "city": true, "region": true, "postal_code": true, "country": true, "birthday": true,
-	"notes": true, "tags": true, "company": true, "job_title": true, "ignore": true,
+// CSVFields are Kith's field names, which a generic file's header or a
+// mapping gives its columns (§5.4), in the order a form offers them.
+var CSVFields = []string{"first_name", "middle_name", "last_name", "nickname", "maiden_name", "prefix", "suffix",
+	"how_we_met", "email", "phone", "website", "street", "city", "region", "postal_code", "country", "birthday",
+	"notes", "tags", "company", "job_title", "ignore"}
+
+// csvFields are CSVFields, to look one up.
+var csvFields = func() map[string]bool {
+	m := make(map[string]bool, len(CSVFields))
+	for _, f := range CSVFields {
+		m[f] = true
+	}
+	return m
+}()
+
+// CSVHeader reads a file's header, for a form that asks for the mapping:
+// its columns' names, trimmed, and the format found from them, "" when
+// none is. Its refusals are those of a file that is not CSV, or that is
+// empty or too large.
+func CSVHeader(file []byte) (header []string, format string, err error) {
+	r, err := NewCSVReader(file, CSVOptions{Format: CSVGeneric, Mapping: CSVMapping{}})
+	if err != nil {
+		return nil, "", err
+	}
+	return r.header, detectCSVFormat(r.header, false), nil
 }
 
 // CSVMapping gives columns, by their header's names, Kith's field names,

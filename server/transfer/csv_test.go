@@ -319,3 +319,28 @@ func TestCheckCSV(t *testing.T) {
 		t.Errorf("an unknown header: %v", err)
 	}
 }
+
+// TestCSVHeader: the header and its format, for the mapping's form.
+func TestCSVHeader(t *testing.T) {
+	for _, c := range []struct{ file, format string }{
+		{"\uFEFF Prénom ;Courriel;Notes\nA;b;c\n", ""},
+		{"First Name,Last Name,E-mail 1 - Value\n", CSVGoogle},
+		{"first_name,email\n", CSVGeneric},
+	} {
+		header, format, err := CSVHeader([]byte(c.file))
+		want := strings.Split(strings.TrimPrefix(strings.SplitN(c.file, "\n", 2)[0], "\uFEFF"), ",")
+		if strings.Contains(c.file, ";") {
+			want = []string{"Prénom", "Courriel", "Notes"}
+		}
+		if err != nil || format != c.format {
+			t.Errorf("%q: %q, %v, want %q", c.file, format, err, c.format)
+		}
+		checkStrings(t, "header", header, want)
+	}
+	if _, _, err := CSVHeader(nil); len(fileErrors(t, err, "file")) != 1 {
+		t.Errorf("an empty file: %v", err)
+	}
+	if len(CSVFields) != len(csvFields) || !csvFields["job_title"] {
+		t.Errorf("CSVFields %q", CSVFields)
+	}
+}
