@@ -78,6 +78,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	o := server.Options{
 		Store:          st,
 		Limiter:        rate.New(cfg.RatePerMinute),
+		PageLimiter:    rate.New(cfg.RatePagesPerMinute),
 		Logins:         rate.NewAttempts(5, time.Minute),
 		Mailer:         newMailer(cfg, log),
 		ReminderSendAt: cfg.ReminderSendAt,
@@ -95,7 +96,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	if store.IsPostgres(cfg.DB) {
 		// Every server on the database counts together: a client does not
 		// get N times the limit from N servers.
-		o.ShareLimits(st, cfg.RatePerMinute)
+		o.ShareLimits(st, cfg.RatePerMinute, cfg.RatePagesPerMinute)
 	}
 	srv := server.New(o)
 	if cfg.PprofAddr != "" {

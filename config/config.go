@@ -21,8 +21,11 @@ type Config struct {
 	DB      string
 	BaseURL string
 
-	RatePerMinute  int
-	TrustedProxies []string
+	RatePerMinute int
+	// RatePagesPerMinute is the web app's own limit, apart from the API's:
+	// pages (and their files) a minute per user or client address.
+	RatePagesPerMinute int
+	TrustedProxies     []string
 
 	// MaxConnections caps open connections overall, MaxConnectionsPerIP
 	// those from one client address (an IPv6 /64); 0 is no cap.
@@ -85,6 +88,7 @@ var keys = []key{
 	{"db", "kith.db", func(c *Config, v any) error { return asString(v, &c.DB) }},
 	{"base_url", "", func(c *Config, v any) error { return asString(v, &c.BaseURL) }},
 	{"rate.per_minute", 60, func(c *Config, v any) error { return asInt(v, &c.RatePerMinute) }},
+	{"rate.pages_per_minute", 600, func(c *Config, v any) error { return asInt(v, &c.RatePagesPerMinute) }},
 	{"limits.max_connections", 1024, func(c *Config, v any) error { return asInt(v, &c.MaxConnections) }},
 	{"limits.max_connections_per_ip", 64, func(c *Config, v any) error { return asInt(v, &c.MaxConnectionsPerIP) }},
 	{"trusted_proxies", []string{}, func(c *Config, v any) error { return asList(v, &c.TrustedProxies) }},

@@ -23,7 +23,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Config{
-		Addr: "127.0.0.1:8080", DB: "kith.db", RatePerMinute: 60, TrustedProxies: []string{},
+		Addr: "127.0.0.1:8080", DB: "kith.db", RatePerMinute: 60, RatePagesPerMinute: 600, TrustedProxies: []string{},
 		CORSOrigins: []string{"*"}, LogLevel: "info", LogFormat: "json", BootstrapEmail: "admin@example.com",
 		SMTPPort: 587, SMTPTLS: "starttls",
 		MaxConnections: 1024, MaxConnectionsPerIP: 64, ReminderSendAt: "08:00",
@@ -78,7 +78,8 @@ base_url: https://kith.example.org/
 func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	values := map[string]string{
 		"addr": "127.0.0.1:1", "db": "x.db", "base_url": "http://h", "rate.per_minute": "7",
-		"trusted_proxies": "10.0.0.0/8", "cors.allowed_origins": "https://a.example", "log.level": "error",
+		"rate.pages_per_minute": "70",
+		"trusted_proxies":       "10.0.0.0/8", "cors.allowed_origins": "https://a.example", "log.level": "error",
 		"log.format": "console", "tls.cert_file": "", "tls.key_file": "", "bootstrap.email": "root@h.example",
 		"smtp.host": "mail.h.example", "smtp.port": "2525", "smtp.username": "u", "smtp.password": "p",
 		"smtp.from": "k@h.example", "smtp.tls": "tls", "debug.pprof_addr": "127.0.0.1:6060",
@@ -96,7 +97,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != "127.0.0.1:1" || c.DB != "x.db" || c.BaseURL != "http://h" || c.RatePerMinute != 7 ||
+	if c.Addr != "127.0.0.1:1" || c.DB != "x.db" || c.BaseURL != "http://h" || c.RatePerMinute != 7 || c.RatePagesPerMinute != 70 ||
 		c.TrustedProxies[0] != "10.0.0.0/8" || c.CORSOrigins[0] != "https://a.example" || c.LogLevel != "error" ||
 		c.LogFormat != "console" || c.BootstrapEmail != "root@h.example" || c.SMTPHost != "mail.h.example" ||
 		c.SMTPPort != 2525 || c.SMTPUsername != "u" || c.SMTPPassword != "p" || c.SMTPFrom != "k@h.example" || c.SMTPTLS != "tls" || c.PprofAddr != "127.0.0.1:6060" {
@@ -129,6 +130,7 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_ADDR", "127.0.0.1:99999", "addr"},
 		{"KITH_RATE_PER_MINUTE", "lots", "rate.per_minute"},
 		{"KITH_RATE_PER_MINUTE", "-1", "rate.per_minute"},
+		{"KITH_RATE_PAGES_PER_MINUTE", "-1", "rate.pages_per_minute"},
 		{"KITH_TRUSTED_PROXIES", "10.0.0.0/33", "trusted_proxies"},
 		{"KITH_BASE_URL", "kith.example.org", "base_url"},
 		{"KITH_CORS_ALLOWED_ORIGINS", "app.example", "cors.allowed_origins"},

@@ -24,7 +24,8 @@ func (c *Config) Validate() error {
 		{"addr", c.validateAddr},
 		{"db", func() error { return nonEmpty(c.DB) }},
 		{"base_url", c.validateBaseURL},
-		{"rate.per_minute", c.validateRate},
+		{"rate.per_minute", func() error { return rateOrOff(c.RatePerMinute) }},
+		{"rate.pages_per_minute", func() error { return rateOrOff(c.RatePagesPerMinute) }},
 		{"limits.max_connections", func() error { return notNegative(c.MaxConnections) }},
 		{"limits.max_connections_per_ip", func() error { return notNegative(c.MaxConnectionsPerIP) }},
 		{"trusted_proxies", c.validateProxies},
@@ -93,9 +94,9 @@ func (c *Config) validateBaseURL() error {
 	return nil
 }
 
-func (c *Config) validateRate() error {
-	if c.RatePerMinute < 0 {
-		return fmt.Errorf("must be 0 (off) or more, got %d", c.RatePerMinute)
+func rateOrOff(n int) error {
+	if n < 0 {
+		return fmt.Errorf("must be 0 (off) or more, got %d", n)
 	}
 	return nil
 }

@@ -156,7 +156,7 @@ func TestChannelURLCredentialsAreMasked(t *testing.T) {
 		}
 	}
 	b := e.signIn(t, "ada@example.com")
-	for _, path := range []string{"/settings", "/settings/channels/" + id + "/edit"} {
+	for _, path := range []string{"/settings/reminders", "/settings/channels/" + id + "/edit"} {
 		pg := b.get(path)
 		pg.has(t, "https://***@hooks.example.com/x")
 		pg.lacks(t, "hunter2")

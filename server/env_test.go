@@ -69,7 +69,7 @@ func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	srv := New(o)
 	// The in-memory limits read the test's clock; the shared ones read the
 	// store's, which is the same.
-	for _, l := range []any{srv.limiter, srv.logins, srv.accounts, srv.resends} {
+	for _, l := range []any{srv.limiter, srv.pages, srv.logins, srv.accounts, srv.resends} {
 		switch l := l.(type) {
 		case *rate.Limiter:
 			l.Now = clk.Now

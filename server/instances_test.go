@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func (e *env) twin(opts ...func(*Options)) *env {
 // database count a user's requests, a client address's and a login's
 // failures together, and each reads what the other wrote.
 func TestTwoServersOneDatabase(t *testing.T) {
-	share := func(o *Options) { o.ShareLimits(o.Store, 6) } // one request per 10 s, 6 at once
+	share := func(o *Options) { o.ShareLimits(o.Store, 6, 6) } // one request per 10 s, 6 at once
 	a := newEnv(t, share)
 	b := a.twin(share)
 	_, key := a.user("ada@example.com")
@@ -99,6 +100,26 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	})
 	a.clock.Advance(time.Minute)
 
+	t.Run("a user's pages count on both, apart from the API", func(t *testing.T) {
+		a.t, b.t = t, t
+		br := a.signIn(t, "ada@example.com") // the dashboard: the first of six pages
+		for i := range 5 {
+			br.e = servers[i%2]
+			br.get("/people").status(t, http.StatusOK)
+		}
+		for _, e := range servers {
+			br.e = e
+			br.get("/people").status(t, http.StatusTooManyRequests)
+		}
+		if r := b.do(req{method: "GET", path: "/api/me", key: key}); r.code != http.StatusOK {
+			t.Errorf("the API once the pages' budget is spent: %d", r.code)
+		}
+		if n := a.count(`SELECT count(*) FROM rate_buckets WHERE key LIKE 'page:user:%' AND NOT allowed`); n != 1 {
+			t.Errorf("the user's page bucket is not refusing: %d rows", n)
+		}
+	})
+	a.clock.Advance(time.Minute)
+
 	t.Run("failed logins count on both", func(t *testing.T) {
 		a.t, b.t = t, t
 		for i := range 5 {
@@ -150,7 +171,7 @@ func TestKeyRevokedOnOneServer(t *testing.T) {
 // read-only database, here its table gone), requests with a key and
 // without one are still answered, uncounted, and the failure is logged.
 func TestSharedLimitFailsOpen(t *testing.T) {
-	e := newEnv(t, func(o *Options) { o.ShareLimits(o.Store, 6) })
+	e := newEnv(t, func(o *Options) { o.ShareLimits(o.Store, 6, 6) })
 	_, key := e.user("ada@example.com")
 	storetest.Exec(t, e.where, `DROP TABLE rate_buckets`)
 	for range 8 { // more than the limit: nothing is counted

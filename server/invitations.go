@@ -37,67 +37,88 @@ func (s *Server) handleUserInvite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := store.Invitee{
-		Email:     p.Email("email", 255),
-		FirstName: p.RequiredText("first_name", 255),
-		LastName:  p.RequiredText("last_name", 255),
-	}
+	in := input.Invitee(p)
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if err := s.inviteBudget(c, sess.UserID); err != nil {
-		return err
-	}
-	inv, err := s.store.InviteUser(c.Request().Context(), sess.UserID, in)
-	if errors.Is(err, store.ErrEmailTaken) {
-		return input.Invalid("email", "The email has already been taken.")
-	}
+	u, err := s.invite(c, sess.UserID, in)
 	if err != nil {
 		return err
 	}
-	s.invites.Fail(strconv.FormatInt(sess.UserID, 10))
+	return c.JSON(http.StatusCreated, invitedJSON(u))
+}
+
+// invite makes the invited user in the inviter's account and sends the
+// invitation, under the inviter's daily budget: the API's invitation and
+// the Users page's. A taken email is a validation error on email; a spent
+// budget is input.ErrTooManyAttempts, with Retry-After set.
+func (s *Server) invite(c echo.Context, inviterID int64, in store.Invitee) (store.User, error) {
+	if err := s.inviteBudget(c, inviterID); err != nil {
+		return store.User{}, err
+	}
+	inv, err := s.store.InviteUser(c.Request().Context(), inviterID, in)
+	if errors.Is(err, store.ErrEmailTaken) {
+		return store.User{}, input.Invalid("email", "The email has already been taken.")
+	}
+	if err != nil {
+		return store.User{}, err
+	}
+	s.invites.Fail(strconv.FormatInt(inviterID, 10))
 	s.sendInvitation(c, inv)
-	return c.JSON(http.StatusCreated, invitedJSON(inv.User))
+	return inv.User, nil
 }
 
 // handleInvitationResend sends a user of the account who has not joined a
-// new invitation; their earlier links stop working. A few emails per
-// invited user per window, so that the route cannot flood an address.
+// new invitation; their earlier links stop working.
 func (s *Server) handleInvitationResend(c echo.Context) error {
-	ctx := c.Request().Context()
-	sess, _ := input.Session(c)
 	id, err := input.PathID(c, "user", store.ErrUserNotFound)
 	if err != nil {
 		return err
 	}
+	u, err := s.reinvite(c, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, invitedJSON(u))
+}
+
+// reinvite sends the caller's account's user id, who has not joined, a new
+// invitation, voiding their earlier links: the API's resend and the Users
+// page's. A few emails per invited user per window, so that it cannot
+// flood an address, and within the caller's daily budget. Another
+// account's user is store.ErrUserNotFound; one who has joined is
+// errUserJoined; a spent budget input.ErrTooManyAttempts, with Retry-After.
+func (s *Server) reinvite(c echo.Context, id int64) (store.User, error) {
+	ctx := c.Request().Context()
+	sess, _ := input.Session(c)
 	// Who the user is comes before the budget, which would otherwise tell
 	// an outsider that another account's user exists.
 	u, err := s.store.User(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrUserNotFound) || err == nil && u.AccountID != sess.AccountID:
-		return store.ErrUserNotFound
+		return store.User{}, store.ErrUserNotFound
 	case err != nil:
-		return err
+		return store.User{}, err
 	case u.Joined():
-		return errUserJoined
+		return store.User{}, errUserJoined
 	}
 	if wait, blocked := s.resends.Blocked(invitationBudget(id)); blocked {
 		setRetryAfter(c, wait)
-		return input.ErrTooManyAttempts
+		return store.User{}, input.ErrTooManyAttempts
 	}
 	if err := s.inviteBudget(c, sess.UserID); err != nil {
-		return err
+		return store.User{}, err
 	}
 	inv, err := s.store.Reinvite(ctx, sess.UserID, id)
 	if errors.Is(err, store.ErrUserJoined) {
-		return errUserJoined
+		return store.User{}, errUserJoined
 	}
 	if err != nil {
-		return err
+		return store.User{}, err
 	}
 	s.invites.Fail(strconv.FormatInt(sess.UserID, 10))
 	s.sendInvitation(c, inv)
-	return c.JSON(http.StatusOK, invitedJSON(inv.User))
+	return inv.User, nil
 }
 
 // inviteBudget refuses a user who has sent their invitations for the day
@@ -125,20 +146,30 @@ func (s *Server) handleInvitationAccept(c echo.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
+	if _, err := s.acceptInvitation(c, token, password); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, messageBody{"Invitation accepted", http.StatusOK})
+}
+
+// acceptInvitation spends the link's token for its user, who then has
+// password, in one of the password slots: the API's accept and the
+// invitation's page. A token that no live invitation has is
+// errInvalidInvitation; every slot busy is input.ErrTooManyAttempts, with
+// Retry-After set.
+func (s *Server) acceptInvitation(c echo.Context, token, password string) (store.User, error) {
 	ctx := c.Request().Context()
-	_, err = s.inPasswordSlot(ctx, func() (store.User, error) {
+	u, err := s.inPasswordSlot(ctx, func() (store.User, error) {
 		return s.store.AcceptInvitation(ctx, token, password)
 	})
 	switch {
 	case errors.Is(err, errChecksBusy):
 		setRetryAfter(c, s.checkWait)
-		return input.ErrTooManyAttempts
+		return store.User{}, input.ErrTooManyAttempts
 	case errors.Is(err, store.ErrInvitationInvalid):
-		return errInvalidInvitation
-	case err != nil:
-		return err
+		return store.User{}, errInvalidInvitation
 	}
-	return c.JSON(http.StatusOK, messageBody{"Invitation accepted", http.StatusOK})
+	return u, err
 }
 
 // invitationBudget is the key that counts the invitation emails to a user.
@@ -157,12 +188,12 @@ const invitationText = `Hello %[1]s,
 %[2]s invited you to join their Kith, a personal relationship manager:
 the people in one's life, what one knows about them, and what one owes them.
 
-To join, choose a password (8 to 72 characters) and send it with this link
-within %[4]d hours:
+To join, open this link in your browser within %[4]d hours and choose a
+password (8 to 72 characters):
 
 %[3]s
 
-For example, from a terminal:
+Or, from a terminal, send the password with the link:
 
 curl -X POST --data-urlencode 'password=your new password' '%[3]s'
 
@@ -182,9 +213,9 @@ const invitationHTML = `<!DOCTYPE html>
 <p>Hello %[1]s,</p>
 <p><strong>%[2]s</strong> invited you to join their Kith, a personal relationship manager:
 the people in one's life, what one knows about them, and what one owes them.</p>
-<p>To join, choose a password (8 to 72 characters) and send it with this link within %[4]d hours:</p>
-<p><code>%[3]s</code></p>
-<p>For example, from a terminal:</p>
+<p>To join, open this link in your browser within %[4]d hours and choose a password (8 to 72 characters):</p>
+<p><a href="%[3]s">%[3]s</a></p>
+<p>Or, from a terminal, send the password with the link:</p>
 <pre>curl -X POST --data-urlencode 'password=your new password' '%[3]s'</pre>
 <p>Then log in as <strong>%[5]s</strong> with that password. The link works once; if it has
 expired, ask %[2]s to send you a new invitation.</p>

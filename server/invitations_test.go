@@ -103,6 +103,10 @@ func TestAcceptInvitation(t *testing.T) {
 	token := strings.SplitN(link, "token=", 2)[1]
 	accept := "/api/invitations/accept"
 	invalid := errBody(403, invalidInvitation)
+	// A GET is the browser's page (TestWebJoin), which spends nothing.
+	if r := e.plainGet(pathOf(link)); r.code != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET the link: %d %s", r.code, r.header.Get("Content-Type"))
+	}
 	e.run(t, []scenario{
 		{"login before accepting", req{method: "POST", path: "/api/login?email=pam@example.com&password=anything+at+all"}, 401, errBody(401, "Invalid credentials")},
 		{"login with an empty password", req{method: "POST", path: "/api/login", body: `{"email":"pam@example.com","password":""}`}, 422, nil},
@@ -121,7 +125,7 @@ func TestAcceptInvitation(t *testing.T) {
 		{"a token with control characters", req{method: "POST", path: accept, body: `{"token":"A\u0001B","password":"new password"}`}, 403, invalid},
 		{"a token that is not a string", req{method: "POST", path: accept, body: `{"token":["A"],"password":"new password"}`}, 422,
 			errBody(422, "The token field must be a string.")},
-		{"another method", req{method: "GET", path: pathOf(link)}, 405, errBody(405, "Method not allowed.")},
+		{"another method", req{method: "PUT", path: pathOf(link)}, 405, errBody(405, "Method not allowed.")},
 		{"the link, query string only", req{method: "POST", path: pathOf(link) + "&password=new+password"}, 200,
 			[]string{`{"message":"Invitation accepted","status":200}`}},
 		{"the link again", req{method: "POST", path: pathOf(link) + "&password=other+password"}, 403, invalid},

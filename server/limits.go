@@ -47,12 +47,13 @@ const (
 	inviteWindow = 24 * time.Hour
 )
 
-// ShareLimits makes the server count its rate limit (perMinute requests a
-// minute per key), login throttles and email budgets in st's database, so
-// that every server on one PostgreSQL database counts together. Its
-// failures are logged through o.Logger.
-func (o *Options) ShareLimits(st *store.Store, perMinute int) {
+// ShareLimits makes the server count its rate limits (perMinute API
+// requests and pagesPerMinute pages a minute per key), login throttles and
+// email budgets in st's database, so that every server on one PostgreSQL
+// database counts together. Its failures are logged through o.Logger.
+func (o *Options) ShareLimits(st *store.Store, perMinute, pagesPerMinute int) {
 	o.Limiter = NewSharedLimiter(st, perMinute, o.Logger)
+	o.PageLimiter = NewSharedLimiter(st, pagesPerMinute, o.Logger)
 	o.Logins = NewSharedAttempts(st, "logins", loginMax, loginWindow, o.Logger)
 	o.Accounts = NewSharedBackoff(st, "accounts", accountFree, accountBase, accountCeiling, accountForget, o.Logger)
 	o.Resends = NewSharedAttempts(st, "resends", resendMax, resendWindow, o.Logger)

@@ -262,7 +262,8 @@ const maxEntryRequestBytes = 2 << 20
 var bodyLimits = map[string]int64{"/api/import": transfer.MaxImportBytes, "/api/import/vcard": maxVCardImportBytes,
 	"/settings/import": transfer.MaxImportBytes, "/settings/import/vcard": maxVCardImportBytes,
 	"/api/journals/:journal/entries/:year/:month/:day": maxEntryRequestBytes, "/journals/:journal/:year/:month/:day": maxEntryRequestBytes,
-	"/api/persons/:person/photo": photo.MaxBytes, "/people/:person/photo": photo.MaxBytes}
+	"/api/persons/:person/photo": photo.MaxBytes, "/people/:person/photo": photo.MaxBytes,
+	"/api/import/monica": transfer.MaxMonicaBytes}
 
 // limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.
@@ -384,19 +385,27 @@ func requireKey(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // limitRate spends one token of the user's bucket, or of the client
-// address's when no user is known, and says what is left in headers.
+// address's when no user is known, and says what is left in headers. The
+// web app's pages and their files spend from buckets of their own
+// (Options.PageLimiter), so that a person reading pages never runs their
+// API clients out of requests, nor those clients the pages.
 func (s *Server) limitRate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !s.limiter.Enabled() || c.Path() == "/api/health" {
+		limiter, prefix := s.limiter, ""
+		if sf := surfaceOf(c); sf == surfacePage || sf == surfaceFile {
+			// One database table holds both kinds of shared buckets.
+			limiter, prefix = s.pages, "page:"
+		}
+		if !limiter.Enabled() || c.Path() == "/api/health" {
 			return next(c)
 		}
-		key := "ip:" + clientKey(c.RealIP())
+		key := prefix + "ip:" + clientKey(c.RealIP())
 		if sess, ok := input.Session(c); ok {
-			key = "user:" + strconv.FormatInt(sess.UserID, 10)
+			key = prefix + "user:" + strconv.FormatInt(sess.UserID, 10)
 		}
 		res, ok := c.Get(ctxRateResult).(rate.Result)
 		if !ok {
-			res = s.limiter.Allow(key)
+			res = limiter.Allow(key)
 		}
 		h := c.Response().Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))

@@ -94,7 +94,7 @@ func BenchmarkWebPages(b *testing.B) {
 		{"note_edit", "/people/" + full + "/notes/" + note + "/edit", "A note to edit"},
 		{"journals", "/journals", "Diary"},
 		{"journal", "/journals/" + journal, "1–100 of 365"},
-		{"settings", "/settings", "Sync your phone"},
+		{"settings", "/settings/lists", "Relationship types"},
 	}
 	for _, pg := range pages {
 		b.Run(pg.name, func(b *testing.B) {

@@ -166,6 +166,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":gender":       jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Agender", key: key})),
 		":type":         relType,
 		":relationship": relationship,
+		":user":         e.invite(key, "invitee@example.com"),
 	}}
 }
 

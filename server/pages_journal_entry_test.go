@@ -26,7 +26,7 @@ func TestWebJournalEntryText(t *testing.T) {
 		t.Fatalf("day: %d %s", pg.code, pg.body)
 	}
 	pg.has(t, "<h1>Sat 7 Mar 2026</h1>", `<a href="/journals/`+j+`">← Diary</a>`, `aria-current="page">Journals`,
-		"Nothing written yet.", `action="`+day+`"`, `<label for="entry-body">Text</label>`,
+		"Nothing written yet.", `action="`+day+`"`, `<label for="entry-body">Entry</label>`,
 		`<textarea id="entry-body" name="body"></textarea>`, `<button type="submit">Save</button>`, `name="csrf"`)
 	pg.lacks(t, "style=", "<script>")
 
@@ -47,7 +47,7 @@ func TestWebJournalEntryText(t *testing.T) {
 	if action, desc, total := e.newestLog(key); action != "entry_update" || desc != "Updated the entry for the journal called Diary" || total != logged+1 {
 		t.Errorf("log: %q %q, %d entries after %d", action, desc, total, logged)
 	}
-	b.get("/journals/"+j).has(t, `<a href="`+day+`">Read</a>`)
+	b.get("/journals/"+j).has(t, `<a href="`+day+`">Edit</a>`, `<p class="pre entry-text">`+html.EscapeString(text)+`</p>`)
 
 	// A day without an entry: shown without making one, made by a save.
 	newDay := "/journals/" + j + "/2026/03/08"

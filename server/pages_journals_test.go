@@ -125,23 +125,19 @@ func TestWebJournalEntries(t *testing.T) {
 		`data-confirm="Delete Diary and its 5 entries?"`)
 	pg.lacks(t, "style=", "<script>", `rel="next"`, `rel="prev"`, "8 days ago") // a week back at most
 
-	// Open a day: made the first time, the same after.
+	// Open a day: its page, and no entry made until something is saved.
 	pg = b.post("/journals/"+j+"/entries", url.Values{"date": {"2026-03-10"}})
-	if pg.code != http.StatusSeeOther || pg.header.Get("Location") != "/journals/"+j {
-		t.Fatalf("open: %d %s %s", pg.code, pg.header.Get("Location"), pg.body)
+	pg.redirects(t, "/journals/"+j+"/2026/3/10")
+	b.follow(pg).has(t, "<h1>Tue 10 Mar 2026</h1>", `<label for="entry-body">Entry`)
+	b.post("/journals/"+j+"/entries", url.Values{"date": {"2026-3-10"}}).redirects(t, "/journals/"+j+"/2026/3/10")
+	if n := e.count(`SELECT count(*) FROM journal_entries WHERE year = 2026 AND month = 3 AND day = 10`); n != 0 {
+		t.Errorf("%d entries for a day only opened", n)
 	}
-	pg = b.follow(pg)
-	pg.has(t, "Entry for Tue 10 Mar 2026 added.")
-	if got := entryDates(pg); len(got) != 6 || got[2] != "Tue 10 Mar 2026" {
+	if got := entryDates(b.get("/journals/" + j)); len(got) != 5 {
 		t.Errorf("after opening: %q", got)
 	}
-	b.follow(b.post("/journals/"+j+"/entries", url.Values{"date": {"2026-3-10"}})).has(t, "The entry for Tue 10 Mar 2026 was already there.")
-	if n := e.count(`SELECT count(*) FROM journal_entries WHERE year = 2026 AND month = 3 AND day = 10`); n != 1 {
-		t.Errorf("%d entries for the day", n)
-	}
-	// The log names it as the API's entry by date does.
-	if n := e.count(`SELECT count(*) FROM logs WHERE action = 'entry_creation'`); n != 6 {
-		t.Errorf("%d entry_creation logs, want 6", n)
+	if n := e.count(`SELECT count(*) FROM logs WHERE action = 'entry_creation'`); n != 5 {
+		t.Errorf("%d entry_creation logs, want 5", n)
 	}
 
 	// A date that is not one: beside the field, nothing made.
@@ -162,13 +158,13 @@ func TestWebJournalEntries(t *testing.T) {
 		}
 		pg.has(t, `id="open-date-err">`+c.msg, `value="`+c.date+`"`, "<h1>Diary</h1>", "Sun 15 Mar 2026")
 	}
-	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 6 {
-		t.Errorf("%d entries after refused dates, want 6", n)
+	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 5 {
+		t.Errorf("%d entries after refused dates, want 5", n)
 	}
 	if pg := b.post("/journals/"+j+"/entries", url.Values{"csrf": {"wrong"}, "date": {"2026-01-01"}}); pg.code != http.StatusForbidden {
 		t.Errorf("without the token: %d", pg.code)
 	}
-	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 6 {
+	if n := e.count(`SELECT count(*) FROM journal_entries`); n != 5 {
 		t.Errorf("a refused form made an entry")
 	}
 

@@ -185,8 +185,11 @@ func TestWebPersonEditAndDelete(t *testing.T) {
 	b.post("/people/"+me+"/delete", nil).status(t, http.StatusForbidden)
 	b.get("/people/"+me).status(t, http.StatusOK)
 
-	pg = b.get(base)
-	pg.has(t, `action="`+base+`/delete"`)
+	// Delete is on the edit page, asking first; the person page has none.
+	b.get(base).lacks(t, `action="`+base+`/delete"`)
+	b.get("/people/"+me+"/edit").lacks(t, `action="/people/`+me+`/delete"`)
+	pg = b.get(base + "/edit")
+	pg.has(t, `action="`+base+`/delete" data-confirm="Delete this person and everything about them?"`, "Delete this person")
 	pg = b.post(base+"/delete", nil)
 	pg.redirects(t, "/people")
 	b.follow(pg).has(t, "Grace deleted.")
@@ -234,7 +237,7 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"555-0100", "Phone · mobile"},
 		bad:       form("kind", "email", "value", "not-an-email", "label", "home"),
 		badField:  "value",
-		badMsg:    "The value field must be a valid email address.",
+		badMsg:    "Enter a valid email address, such as ada@example.com.",
 		prefilled: []string{`value="555-0100"`, `value="mobile"`, `<option value="phone" selected>`},
 		edit:      form("kind", "email", "value", "grace@navy.example", "label", "work"),
 		edited:    []string{"grace@navy.example", "Email · work"},
@@ -244,7 +247,7 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"Wedding", "4 May 2019 · reminded every year"},
 		bad:       form("label", "Wedding", "date", "2019-13-45", "remind_yearly", "0"),
 		badField:  "date",
-		badMsg:    "The date field must be a valid date.",
+		badMsg:    "“Date” is not a date Kith can read.",
 		prefilled: []string{`value="Wedding"`, `value="2019-05-04"`, `name="remind_yearly" value="1" checked`},
 		edit:      form("label", "Name day", "date", "--06-01", "remind_yearly", "0"),
 		edited:    []string{"Name day", "1 June"},
@@ -254,7 +257,7 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"Call about the job", "due Fri 20 Mar 2026", "Mark done"},
 		bad:       form("name", "", "due_at", "2026-03-20"),
 		badField:  "name",
-		badMsg:    "The name field is required.",
+		badMsg:    "Fill in “Task”.",
 		prefilled: []string{`value="Call about the job"`, `value="2026-03-20"`},
 		edit:      form("name", "Call back", "due_at", "", "task_category_id", ""),
 		edited:    []string{"Call back"},
@@ -264,7 +267,7 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"Likes tea\nand &lt;cake&gt;"},
 		bad:       form("content", "   "),
 		badField:  "content",
-		badMsg:    "The content field is required.",
+		badMsg:    "Fill in “Note”.",
 		prefilled: []string{">Likes tea\nand &lt;cake&gt;</textarea>"},
 		edit:      form("content", "Likes coffee now"),
 		edited:    []string{"Likes coffee now"},
@@ -274,17 +277,17 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"Call · Tue 10 Mar 2026", "Talked about boats"},
 		bad:       form("kind", "call", "happened_on", "2026-04-01", "note", ""),
 		badField:  "happened_on",
-		badMsg:    "The happened on field must be a date before or equal to tomorrow.",
+		badMsg:    "“On” cannot be later than tomorrow.",
 		prefilled: []string{`value="2026-03-10"`, ">Talked about boats</textarea>", `<option value="call" selected>`},
 		edit:      form("kind", "meeting", "happened_on", "2026-03-12", "note", ""),
 		edited:    []string{"Meeting · Thu 12 Mar 2026"},
 	},
 	"gifts": {
 		add:       form("name", "Teapot", "status", "idea", "occasion", "Birthday", "url", "https://example.com/teapot", "date", ""),
-		shown:     []string{"Teapot", "Idea · Birthday · https://example.com/teapot"},
+		shown:     []string{"Teapot", `Idea · Birthday · <a href="https://example.com/teapot" rel="noopener noreferrer">https://example.com/teapot</a>`},
 		bad:       form("name", "Teapot", "status", "idea", "url", "not a url"),
 		badField:  "url",
-		badMsg:    "The url field must be a valid URL.",
+		badMsg:    "Enter a web address that starts with http:// or https://.",
 		prefilled: []string{`value="Teapot"`, `value="Birthday"`, `value="https://example.com/teapot"`, `<option value="idea" selected>`},
 		edit:      form("name", "Teapot", "status", "given", "occasion", "", "url", "", "date", "2026-03-01"),
 		edited:    []string{"Given · Sun 1 Mar 2026"},
@@ -294,7 +297,7 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"Moved to Paris", "Wed 1 Jan 2020", "Big move"},
 		bad:       form("description", "Moved", "happened_at", "yesterday", "should_be_reminded", "0"),
 		badField:  "happened_at",
-		badMsg:    "The happened at field must be a valid date.",
+		badMsg:    "“When” is not a date Kith can read.",
 		prefilled: []string{`value="Moved to Paris"`, `value="2020-01-01"`, `value="Big move"`},
 		edit:      form("description", "Moved to Lyon", "happened_at", "2021-02-03", "comment", "", "should_be_reminded", "0", "should_be_reminded", "1"),
 		edited:    []string{"Moved to Lyon", "Wed 3 Feb 2021 · reminded every year"},
@@ -304,7 +307,7 @@ var kindCases = map[string]kindCase{
 		shown:     []string{"Engineer at Acme", "current · 2019–2023"},
 		bad:       form("job_title", "", "company_name", "Acme", "active", "0"),
 		badField:  "job_title",
-		badMsg:    "The job title field is required.",
+		badMsg:    "Fill in “Job title”.",
 		prefilled: []string{`value="Engineer"`, `value="Acme"`, `name="active" value="1" checked`},
 		edit:      form("job_title", "Admiral", "company_name", "", "duration", "", "estimated_salary", "", "active", "0"),
 		edited:    []string{"Admiral"},
@@ -425,13 +428,16 @@ func TestWebAge(t *testing.T) {
 
 	pg = b.post(base+"/age", age("age_year", "1800"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="age-age_year-err">The age year field must be between 1900 and 2026.</p>`, `<details open><summary>Change`)
+	pg.has(t, `id="age-age_year-err">“Birth year” takes a number from 1900 to 2026.</p>`, `<details open><summary>Change`)
 	pg = b.post(base+"/age", age("age_year", "x"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="age-age_year-err">The age year field must be an integer.</p>`, `value="x"`)
+	pg.has(t, `id="age-age_year-err">“Birth year” takes a whole number.</p>`, `value="x"`)
 	pg = b.post(base+"/age", age("age_year", "2001", "age_month", "2", "age_day", "29"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="age-age_day-err">The age day field must be a valid day of the month.`)
+	pg.has(t, `id="age-age_day-err">That month has no such day.`)
+	pg = b.post(base+"/age", age("age_year", ""))
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="age-age_year-err">Fill in “Birth year”.</p>`)
 	pg = b.post(base+"/age", age("age_type", "nonsense"))
 	pg.status(t, http.StatusUnprocessableEntity)
 
@@ -454,7 +460,7 @@ func TestWebAppearance(t *testing.T) {
 	pg.has(t, "Appearance saved.", "<dt>Height</dt><dd>170 cm</dd>", "<dt>Eye color</dt><dd>brown</dd>", `value="170 cm"`)
 	pg = b.post(base+"/appearance", form("height", strings.Repeat("x", 300)))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="appearance-height-err">The height field must not be greater than 255 characters.`, `<details open><summary>Change appearance`)
+	pg.has(t, `id="appearance-height-err">“Height” takes at most 255 characters.`, `<details open><summary>Change appearance`)
 }
 
 func TestWebStayInTouch(t *testing.T) {
@@ -470,7 +476,7 @@ func TestWebStayInTouch(t *testing.T) {
 	pg.has(t, "Every 30 days; due in 30 days", `name="every_days" value="30"`)
 	pg = b.post(base+"/stay-in-touch", form("every_days", "0"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="stay-in-touch-every_days-err">The every days field must be between 1 and 3650.</p>`, `<details open><summary>Change`)
+	pg.has(t, `id="stay-in-touch-every_days-err">“Get in touch every (days)” takes a number from 1 to 3650.</p>`, `<details open><summary>Change`)
 	pg = b.post(base+"/stay-in-touch", form("every_days", "x"))
 	pg.status(t, http.StatusUnprocessableEntity)
 	pg = b.post(base+"/stay-in-touch", form("every_days", ""))
@@ -524,8 +530,9 @@ func TestWebDashboard(t *testing.T) {
 	pg := b.get("/")
 	pg.status(t, http.StatusOK)
 	pg.has(t, "Sun 15 Mar 2026", "Wed 18 Mar 2026", "in 3 days", "Grace", "Fri 20 Mar 2026", "Wedding",
-		"Return the book", "overdue since Tue 10 Mar 2026", "Send the card", "in 2 days", `<a href="/people/`+ada+`">Ada</a>`, "in 7 days")
-	pg.lacks(t, "Far away")
+		"Return the book", "overdue since Tue 10 Mar 2026", "Send the card", "in 2 days", "Nobody is due for a call.")
+	// Due in 7 days is not due yet: the list holds who is due today or overdue.
+	pg.lacks(t, "Far away", `<a href="/people/`+ada+`">Ada</a>`)
 	b.lang = "en-US"
 	pg = b.get("/")
 	pg.has(t, "Sun, Mar 15, 2026", "Wed, Mar 18, 2026", "overdue since Tue, Mar 10, 2026")
@@ -695,7 +702,7 @@ func TestWebFormAddressOpened(t *testing.T) {
 		"/people/" + person + "/notes":          "/people/" + person,
 		"/people/" + person + "/age":            "/people/" + person,
 		"/people/" + person + "/tasks/1/toggle": "/people/" + person,
-		"/settings/keys":                        "/settings",
+		"/settings/keys":                        "/settings/security",
 		"/journals/1/entries":                   "/journals/1",
 		"/logout":                               "/",
 	} {

@@ -67,18 +67,18 @@ func TestWebPhoto(t *testing.T) {
 		t.Errorf("If-None-Match: %d, %d bytes", got.code, len(got.body))
 	}
 
-	// Refused by the API's rules, with its words beside the field; the
+	// Refused by the API's rules, in the page's words beside the field; the
 	// photo stays.
 	truncated := phototest.PNG(phototest.Quadrants(40, 20))
 	for name, c := range map[string]struct {
 		parts []string
 		msg   string
 	}{
-		"no file":       {[]string{"photo", ""}, "The photo field is required."},
-		"an empty file": {[]string{"photo@", ""}, "The photo field is required."},
-		"text":          {[]string{"photo@", "hello, world"}, "The photo field must be a file of type: jpeg, png, gif, webp."},
-		"a broken PNG":  {[]string{"photo@", string(truncated[:len(truncated)/2])}, "The photo field must be an image."},
-		"a bomb":        {[]string{"photo@", string(phototest.Bomb(8000, 6000))}, "The photo field must not be larger than 40 megapixels."},
+		"no file":       {[]string{"photo", ""}, "Choose a photo to send."},
+		"an empty file": {[]string{"photo@", ""}, "Choose a photo to send."},
+		"text":          {[]string{"photo@", "hello, world"}, "Choose a JPEG, PNG, GIF or WebP file."},
+		"a broken PNG":  {[]string{"photo@", string(truncated[:len(truncated)/2])}, "That file is not an image Kith can read."},
+		"a bomb":        {[]string{"photo@", string(phototest.Bomb(8000, 6000))}, "That image is larger than 40 megapixels."},
 	} {
 		b.get(base)
 		pg := b.postFile(base+"/photo", c.parts...)
@@ -89,7 +89,7 @@ func TestWebPhoto(t *testing.T) {
 		pg.has(t, `<details open><summary>Change photo</summary>`, `<p class="error" id="photo-photo-err">`+c.msg+`</p>`)
 	}
 	b.get(base)
-	b.post(base+"/photo", form("photo", "not a file")).has(t, `id="photo-photo-err">The photo field is required.</p>`)
+	b.post(base+"/photo", form("photo", "not a file")).has(t, `id="photo-photo-err">Choose a photo to send.</p>`)
 	if _, now, _ := e.photoOf(key, grace); now != etag {
 		t.Errorf("a refused photo changed it")
 	}

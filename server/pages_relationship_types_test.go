@@ -27,7 +27,7 @@ func TestWebRelationshipTypes(t *testing.T) {
 	bobs := typeID(t, e, bobKey, "friend")
 	b := e.signIn(t, "ada@example.com")
 
-	pg := b.get("/settings")
+	pg := b.get("/settings/lists")
 	pg.status(t, http.StatusOK)
 	uncle := typeID(t, e, key, "uncle or aunt")
 	pg.has(t, `<h2 id="relationship-types-h">Relationship types</h2>`, "<strong>uncle or aunt / nephew or niece</strong>",
@@ -45,7 +45,7 @@ func TestWebRelationshipTypes(t *testing.T) {
 		`value="godchild"`)
 
 	pg = b.post("/settings/relationship-types", form("name", "godparent", "name_reverse", "godchild", "group", "family"))
-	pg.redirects(t, "/settings#relationship-types")
+	pg.redirects(t, "/settings/lists#relationship-types")
 	pg = b.follow(pg)
 	pg.has(t, "Relationship type added.", "<strong>godparent / godchild</strong>")
 	god := typeID(t, e, key, "godparent")
@@ -61,7 +61,7 @@ func TestWebRelationshipTypes(t *testing.T) {
 	pg.status(t, http.StatusUnprocessableEntity)
 	pg.has(t, `id="relationship-type-edit-name-err">The name field is required.</p>`, `value="x"`)
 	b.post("/settings/relationship-types/"+god, form("name", "sponsor", "name_reverse", "", "group", "friend")).
-		redirects(t, "/settings#relationship-types")
+		redirects(t, "/settings/lists#relationship-types")
 	if got := apiType(t, e, key, god); got != "sponsor/sponsor/friend" {
 		t.Errorf("saved %s", got)
 	}
@@ -69,7 +69,7 @@ func TestWebRelationshipTypes(t *testing.T) {
 	// In use: kept, with the API's message beside it; once unused, gone.
 	grace, jim := e.person(key, "first_name=Grace"), e.person(key, "first_name=Jim")
 	rel := jsonID(t, e.do(req{method: "POST", path: "/api/persons/" + grace + "/relationships?relationship_type_id=" + god + "&person_id=" + jim, key: key}))
-	b.get("/settings")
+	b.get("/settings/lists")
 	pg = b.post("/settings/relationship-types/"+god+"/delete", nil)
 	pg.status(t, http.StatusUnprocessableEntity)
 	pg.has(t, "<strong>sponsor</strong>", `<p class="error" role="alert">The relationship type is in use.</p>`)
@@ -78,7 +78,7 @@ func TestWebRelationshipTypes(t *testing.T) {
 	}
 	e.do(req{method: "DELETE", path: "/api/persons/" + grace + "/relationships/" + rel, key: key})
 	pg = b.post("/settings/relationship-types/"+god+"/delete", nil)
-	pg.redirects(t, "/settings#relationship-types")
+	pg.redirects(t, "/settings/lists#relationship-types")
 	b.follow(pg).has(t, "Relationship type “sponsor” deleted.")
 	if got := apiType(t, e, key, god); got != "Not Found" {
 		t.Errorf("deleted, still %s", got)
@@ -92,7 +92,7 @@ func TestWebRelationshipTypes(t *testing.T) {
 	if got := apiType(t, e, bobKey, bobs); got != "friend/friend/friend" {
 		t.Errorf("Bob's type: %s", got)
 	}
-	b.get("/settings")
+	b.get("/settings/lists")
 	b.post("/settings/relationship-types/"+uncle+"/delete", form("csrf", "forged")).status(t, http.StatusForbidden)
 	b.post("/settings/relationship-types", form("name", "forged", "csrf", "forged")).status(t, http.StatusForbidden)
 	if got := apiType(t, e, key, uncle); got != "uncle or aunt/nephew or niece/family" {

@@ -53,7 +53,7 @@ func TestWebRelationships(t *testing.T) {
 
 	pg := b.get(base)
 	pg.status(t, http.StatusOK)
-	pg.has(t, `<section class="card" id="relationships"`, `action="`+base+`/relationships"`,
+	pg.has(t, `<div class="head-links" id="relationships">`, `<summary>Add a relationship</summary>`, `action="`+base+`/relationships"`,
 		`<label for="relationships-person_id">Person</label>`, `<option value="`+jim+`">Jim Halpert “Big Tuna”</option>`,
 		`<option value="`+pam+`">Pam</option>`, `<label for="relationships-relationship_type_id">Relationship</label>`,
 		`<option value="`+parent+`">parent</option>`, `<option value="`+typeID(t, e, key, "uncle or aunt")+`">uncle or aunt</option>`,
@@ -68,29 +68,29 @@ func TestWebRelationships(t *testing.T) {
 	pg = b.post(base+"/relationships", form("person_id", jim, "relationship_type_id", parent))
 	pg.redirects(t, base+"#relationships")
 	pg = b.follow(pg)
-	pg.has(t, "Relationship added.", `<a href="/people/`+jim+`">Jim Halpert</a><span class="muted small">parent</span>`)
+	pg.has(t, "Relationship added.", `<a href="/people/`+jim+`">Jim Halpert</a> <span class="muted">(parent)</span>`, `<summary>Change relationships</summary>`)
 	rel := idIn(t, pg, `action="`+base+`/relationships/(\d+)/delete" data-confirm="Remove Jim Halpert as Grace Hopper&#39;s parent\?"`)
 	pg = b.get("/people/" + jim)
-	pg.has(t, `<a href="/people/`+grace+`">Grace Hopper</a><span class="muted small">child</span>`,
+	pg.has(t, `<a href="/people/`+grace+`">Grace Hopper</a> <span class="muted">(child)</span>`,
 		`action="/people/`+jim+`/relationships/`+rel+`/delete"`)
 	if got := apiRelationships(t, e, key, grace); fmt.Sprint(got) != "[parent:"+jim+"]" {
 		t.Errorf("Grace's relationships: %v", got)
 	}
 
-	// Refusals: the API's words beside the fields, the choices kept, the
+	// Refusals: the API's refusals in the page's words beside the fields, the choices kept, the
 	// form open, nothing made.
 	for _, c := range []struct {
 		name               string
 		person, kind       string
 		personErr, typeErr string
 	}{
-		{"nothing chosen", "", "", "The person id field is required.", "The relationship type id field is required."},
+		{"nothing chosen", "", "", "Fill in “Person”.", "Fill in “Relationship”."},
 		{"twice", jim, parent, "The relationship already exists.", ""},
 		{"the other way round", jim, parent, "The relationship already exists.", ""},
-		{"themself", grace, friend, "The person id field and person must be different.", ""},
-		{"another account's person", bobs, friend, "The selected person id is invalid.", ""},
-		{"another account's type", pam, bobsType, "", "The selected relationship type id is invalid."},
-		{"not numbers", "x", "y", "The person id field must be an integer.", "The relationship type id field must be an integer."},
+		{"themself", grace, friend, "Choose someone else: a person is not their own relation.", ""},
+		{"another account's person", bobs, friend, "Choose one of the choices of “Person”.", ""},
+		{"another account's type", pam, bobsType, "", "Choose one of the choices of “Relationship”."},
+		{"not numbers", "x", "y", "“Person” takes a whole number.", "“Relationship” takes a whole number."},
 	} {
 		path := base
 		if c.name == "the other way round" { // Grace as Jim's parent: the same two, the same type
@@ -101,7 +101,7 @@ func TestWebRelationships(t *testing.T) {
 			t.Errorf("%s: %d", c.name, pg.code)
 			continue
 		}
-		pg.has(t, `<details open><summary>Add relationship</summary>`)
+		pg.has(t, `<details class="quiet-menu" open><summary>Change relationships</summary>`)
 		for field, msg := range map[string]string{"person_id": c.personErr, "relationship_type_id": c.typeErr} {
 			if msg != "" {
 				pg.has(t, `<p class="error" id="relationships-`+field+`-err">`+msg+`</p>`)
@@ -129,7 +129,7 @@ func TestWebRelationships(t *testing.T) {
 	if got := apiRelationships(t, e, key, grace); len(got) != 0 {
 		t.Errorf("after removal: %v", got)
 	}
-	b.get(base).has(t, "None yet.")
+	b.get(base).has(t, "<summary>Add a relationship</summary>")
 	b.post("/people/"+jim+"/relationships/"+rel+"/delete", nil).status(t, http.StatusNotFound)
 	b.post("/people/"+jim+"/relationships/abc/delete", nil).status(t, http.StatusNotFound)
 
@@ -177,8 +177,8 @@ func TestWebRelationshipByName(t *testing.T) {
 
 	// Errors of the person that the name named go beside the name.
 	for name, msg := range map[string]string{
-		"":             "The person id field is required.",
-		"Grace Hopper": "The person id field and person must be different.",
+		"":             "Fill in “Person”.",
+		"Grace Hopper": "Choose someone else: a person is not their own relation.",
 		"Jim Halpert":  "The relationship already exists.",
 		"Nobody Here":  "Nobody matches “Nobody Here”.",
 	} {

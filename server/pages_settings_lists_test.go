@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -26,7 +27,7 @@ func TestWebSettingsChannelEdit(t *testing.T) {
 	bobChannel := jsonID(t, e.do(req{method: "POST", path: "/api/me/channels?kind=ntfy&url=http://127.0.0.1:9/bob", key: bobKey}))
 	b := e.signIn(t, "ada@example.com")
 
-	b.get("/settings").has(t, `href="/settings/channels/`+id+`/edit">Edit</a>`)
+	b.get("/settings/reminders").has(t, `href="/settings/channels/`+id+`/edit">Edit</a>`)
 	pg := b.get("/settings/channels/" + id + "/edit")
 	if pg.code != http.StatusOK {
 		t.Fatalf("edit: %d %s", pg.code, pg.body)
@@ -94,8 +95,12 @@ func TestWebSettingsCategories(t *testing.T) {
 	bobCat := jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Bobs&color=bg-red-100", key: bobKey}))
 	b := e.signIn(t, "ada@example.com")
 
-	pg := b.get("/settings")
-	pg.has(t, "Task categories", "Follow up", "bg-yellow-100", `action="/settings/categories"`)
+	pg := b.get("/settings/lists")
+	pg.has(t, "Task categories", "Follow up", `<span class="swatch swatch-yellow" aria-hidden="true"></span> Follow up`,
+		`<span class="small muted">Yellow</span>`, `action="/settings/categories"`, `<option value="bg-blue-100" selected>Blue</option>`)
+	if text := pageText(pg.body); strings.Contains(text, "bg-") {
+		t.Errorf("a colour's class shows:\n%s", text)
+	}
 	pg.lacks(t, "Bobs")
 
 	// Add: refused with the API's messages, then made.
@@ -109,7 +114,7 @@ func TestWebSettingsCategories(t *testing.T) {
 		t.Fatalf("add: %d %s", pg.code, pg.body)
 	}
 	pg = b.follow(pg)
-	pg.has(t, "Category added.", "Visit &lt;b&gt;", "bg-pink-100")
+	pg.has(t, "Category added.", "Visit &lt;b&gt;", `<span class="swatch swatch-pink" aria-hidden="true"></span> Visit &lt;b&gt;`)
 	pg.lacks(t, "Visit <b>")
 	id := idOf(t, pg, `/settings/categories/(\d+)/edit">Edit</a>\s*<form[^>]*action="/settings/categories/\d+/delete"[^>]*data-confirm="Delete the category Visit &lt;b&gt;`)
 
@@ -122,7 +127,7 @@ func TestWebSettingsCategories(t *testing.T) {
 	if pg.code != http.StatusOK {
 		t.Fatalf("edit: %d %s", pg.code, pg.body)
 	}
-	pg.has(t, `value="Visit &lt;b&gt;"`, `value="bg-pink-100"`, `action="/settings/categories/`+id+`"`)
+	pg.has(t, `value="Visit &lt;b&gt;"`, `<option value="bg-pink-100" selected>Pink</option>`, `action="/settings/categories/`+id+`"`)
 	pg.lacks(t, "style=", "<script>")
 	pg = b.post("/settings/categories/"+id, url.Values{"name": {""}, "color": {"bg-pink-100"}})
 	if pg.code != http.StatusUnprocessableEntity {
@@ -136,7 +141,7 @@ func TestWebSettingsCategories(t *testing.T) {
 	if pg.code != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", pg.code, pg.body)
 	}
-	b.follow(pg).has(t, "Category saved.", "Visits", "bg-gray-100")
+	b.follow(pg).has(t, "Category saved.", "Visits", `<span class="small muted">Gray</span>`)
 	if n := e.count(`SELECT count(*) FROM task_categories WHERE id = ? AND name = 'Visits' AND color = 'bg-gray-100'`, id); n != 1 {
 		t.Errorf("not saved")
 	}
@@ -177,7 +182,7 @@ func TestWebSettingsGenders(t *testing.T) {
 	bobGender := jsonID(t, e.do(req{method: "POST", path: "/api/administration/genders?name=Bobs", key: bobKey}))
 	b := e.signIn(t, "ada@example.com")
 
-	pg := b.get("/settings")
+	pg := b.get("/settings/lists")
 	pg.has(t, "Genders", `action="/settings/genders"`)
 	pg.lacks(t, "Bobs")
 
@@ -246,5 +251,35 @@ func TestWebSettingsGenders(t *testing.T) {
 	}
 	if pg := b.post("/settings/genders/"+id+"/delete", nil); pg.code != http.StatusNotFound {
 		t.Errorf("delete again: %d", pg.code)
+	}
+}
+
+// pageText is what a page shows: its text, without tags and attributes,
+// and its options' labels.
+func pageText(body string) string {
+	return regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(body, " ")
+}
+
+// TestWebSettingsColours: a category's colour is named and drawn, never
+// shown as its class; one the pages do not know (the API takes any text)
+// is "Other colour", kept as it is by an edit that leaves it.
+func TestWebSettingsColours(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	odd := jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Odd&color=text-red-500", key: key}))
+	deep := jsonID(t, e.do(req{method: "POST", path: "/api/administration/task-categories?name=Deep&color=bg-purple-300", key: key}))
+	b := e.signIn(t, "ada@example.com")
+	pg := b.get("/settings/lists")
+	pg.has(t, `<span class="swatch swatch-other" aria-hidden="true"></span> Odd`, "Other colour",
+		`<span class="swatch swatch-purple" aria-hidden="true"></span> Deep`, "Purple, shade 300")
+	for _, p := range []page{pg, b.get("/settings/categories/" + odd + "/edit"), b.get("/settings/categories/" + deep + "/edit")} {
+		if text := pageText(p.body); strings.Contains(text, "bg-") || strings.Contains(text, "text-red") {
+			t.Errorf("a colour's class shows:\n%s", text)
+		}
+	}
+	b.get("/settings/categories/"+odd+"/edit").has(t, `<option value="text-red-500" selected>Other colour (as it is)</option>`)
+	b.follow(b.post("/settings/categories/"+odd, url.Values{"name": {"Odder"}, "color": {"text-red-500"}})).has(t, "Category saved.")
+	if n := e.count(`SELECT count(*) FROM task_categories WHERE id = ? AND color = 'text-red-500'`, odd); n != 1 {
+		t.Errorf("an edit changed a colour it left as it was")
 	}
 }

@@ -40,6 +40,9 @@ func (b *browser) upload(path, name string, content []byte, csrf ...string) page
 	return b.send(r)
 }
 
+// TestWebSettingsPage: the Settings link leads to a menu of seven pages,
+// each at its own address, each with the menu (its own link marked) and
+// what it holds.
 func TestWebSettingsPage(t *testing.T) {
 	e := newEnv(t)
 	ada, _ := e.user("ada@example.com")
@@ -48,21 +51,46 @@ func TestWebSettingsPage(t *testing.T) {
 	if pg.code != 200 {
 		t.Fatalf("settings: %d %s", pg.code, pg.body)
 	}
-	pg.has(t, "<h1>Settings</h1>", `aria-current="page">Settings`, "Profile", "Time zone", "API keys", "test key",
-		"never used", "Notification channels", "Email (your address)", "ada@example.com", "Calendar feed", "No feed.",
-		`href="/settings/export.json"`, `href="/settings/export.vcf"`, `enctype="multipart/form-data"`,
-		`action="/settings/import"`, `action="/settings/import/vcard"`, "Sync your phone",
-		"http://example.com/dav/", fmt.Sprintf("/dav/%d/addressbooks/contacts/", ada.ID),
-		"Add CardDAV Account", "DAVx⁵", `<option value="Europe/Paris">`, `value="Ada"`)
+	menu := []string{`href="/settings/profile">Profile</a>`, `href="/settings/reminders">Reminders</a>`,
+		`href="/settings/phone">Phone and calendar</a>`, `href="/settings/data">Data</a>`, `href="/settings/lists">Lists</a>`,
+		`href="/settings/security">Security</a>`, `href="/settings/users">Users</a>`}
+	pg.has(t, append(menu, "<h1>Settings</h1>", `aria-current="page">Settings`, "API keys for scripts")...)
 	if ct := pg.header.Get("Content-Security-Policy"); !strings.Contains(ct, "script-src 'self'") {
 		t.Errorf("CSP %q", ct)
 	}
-	pg.lacks(t, "style=", "<script>")
+	pages := []struct {
+		path, h1 string
+		want     []string
+	}{
+		{"/settings/profile", "Profile", []string{"Time zone", `<option value="Europe/Paris">`, `value="Ada"`, "Change password", "ada@example.com"}},
+		{"/settings/reminders", "Reminders", []string{"Send the digest at", "Notification channels", "Email (your address)"}},
+		{"/settings/phone", "Phone and calendar", []string{"CardDAV", "http://example.com/dav/", fmt.Sprintf("/dav/%d/addressbooks/contacts/", ada.ID),
+			"Add CardDAV Account", "DAVx⁵", "Calendar feed", "No feed.", ">Create a feed</button>"}},
+		{"/settings/data", "Data", []string{`href="/settings/export.json"`, `href="/settings/export.vcf"`, "Import", `enctype="multipart/form-data"`,
+			`action="/settings/import"`, `action="/settings/import/vcard"`, `type="file"`}},
+		{"/settings/lists", "Lists", []string{"Task categories", "Thank you", "Woman", "uncle or aunt", "Genders", "Relationship types"}},
+		{"/settings/security", "Security", []string{"API keys", "test key", "never used", `<label for="key-label">Label`, ">Create key</button>"}},
+		{"/settings/users", "Users", []string{"Ada", "ada@example.com", "(you)", `<label for="invite-email">Email`, ">Invite</button>"}},
+	}
+	for _, p := range pages {
+		pg := b.get(p.path)
+		pg.status(t, http.StatusOK)
+		pg.has(t, append(p.want, "<h1>"+p.h1+"</h1>", `href="`+p.path+`" aria-current="page">`+p.h1+`</a>`, `href="/settings/security"`)...)
+		if n := strings.Count(pg.body, "<h1"); n != 1 {
+			t.Errorf("%s: %d h1", p.path, n)
+		}
+		pg.lacks(t, "style=", "<script>")
+		if text := pageText(pg.body); strings.Contains(text, "bg-") {
+			t.Errorf("%s shows a colour's class:\n%s", p.path, text)
+		}
+	}
 
 	// Signed out: to the sign-in page.
-	out := e.browser(t).get("/settings")
-	if out.code != http.StatusSeeOther || out.header.Get("Location") != "/login" {
-		t.Errorf("signed out: %d %s", out.code, out.header.Get("Location"))
+	for _, path := range []string{"/settings", "/settings/users"} {
+		out := e.browser(t).get(path)
+		if out.code != http.StatusSeeOther || out.header.Get("Location") != "/login" {
+			t.Errorf("signed out: %d %s", out.code, out.header.Get("Location"))
+		}
 	}
 }
 
@@ -75,7 +103,7 @@ func TestWebSettingsProfile(t *testing.T) {
 	ok := url.Values{"first_name": {"Augusta"}, "last_name": {"King"}, "nickname": {"Ada"}, "email": {"ada@example.com"},
 		"born_at": {"1815-12-10"}}
 	pg := b.post("/settings/profile", ok)
-	if pg.code != http.StatusSeeOther || pg.header.Get("Location") != "/settings" {
+	if pg.code != http.StatusSeeOther || pg.header.Get("Location") != "/settings/profile" {
 		t.Fatalf("profile: %d %s", pg.code, pg.body)
 	}
 	b.follow(pg).has(t, "Profile saved.", `value="Augusta"`, `value="King"`, `value="1815-12-10"`)
@@ -152,7 +180,7 @@ func TestWebSettingsTimezone(t *testing.T) {
 	}
 }
 
-var tokenShown = regexp.MustCompile(`<code class="secret">([^<]+)</code>`)
+var tokenShown = regexp.MustCompile(`<code class="secret" id="[a-z-]+">([^<]+)</code>`)
 
 func TestWebSettingsKeys(t *testing.T) {
 	e := newEnv(t)
@@ -177,7 +205,7 @@ func TestWebSettingsKeys(t *testing.T) {
 	if r := e.do(req{method: "GET", path: "/api/me", key: token}); r.code != 200 {
 		t.Errorf("the new token: %d", r.code)
 	}
-	again := b.get("/settings")
+	again := b.get("/settings/security")
 	again.lacks(t, token, "Your new key")
 	again.has(t, "iPhone", "last used")
 
@@ -278,7 +306,7 @@ func TestWebSettingsChannels(t *testing.T) {
 	if m == nil || len(m[1]) != 52 {
 		t.Fatalf("no secret shown:\n%s", pg.body)
 	}
-	b.get("/settings").lacks(t, m[1])
+	b.get("/settings/reminders").lacks(t, m[1])
 
 	pg = b.post("/settings/channels/"+id+"/toggle", nil)
 	if pg.code != http.StatusSeeOther {
@@ -331,7 +359,7 @@ func TestWebSettingsCalendarFeed(t *testing.T) {
 	if r := e.do(req{method: "GET", path: first}); r.code != 200 || !strings.Contains(r.body, "BEGIN:VCALENDAR") {
 		t.Errorf("the feed: %d %.200s", r.code, r.body)
 	}
-	again := b.get("/settings")
+	again := b.get("/settings/phone")
 	again.lacks(t, first)
 	again.has(t, "You have a feed", "Make a new address")
 
@@ -452,8 +480,8 @@ func TestWebSettingsReminders(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
 	b := e.signIn(t, "ada@example.com")
-	pg := b.get("/settings")
-	pg.has(t, `<h2 id="reminders-h">Reminders</h2>`, `id="reminders-send_at"`, `name="days" value="7"`)
+	pg := b.get("/settings/reminders")
+	pg.has(t, `<h2 id="reminders-h">Daily digest</h2>`, `id="reminders-send_at"`, `name="days" value="7"`)
 
 	pg = b.follow(b.post("/settings/reminders", url.Values{"send_at": {"07:30"}, "days": {"14"}}))
 	pg.has(t, "Reminders saved.", `name="send_at" value="07:30"`, `name="days" value="14"`)
@@ -484,7 +512,7 @@ func TestWebPasswordChange(t *testing.T) {
 	_, key := e.user("ada@example.com")
 	other := e.signIn(t, "ada@example.com")
 	b := e.signIn(t, "ada@example.com")
-	b.get("/settings").has(t, "Change password", "Current password", "New password")
+	b.get("/settings/profile").has(t, "Change password", "Current password", "New password")
 
 	pg := b.post("/settings/password", url.Values{"current_password": {"wrong horse"}, "new_password": {"battery staple"}})
 	pg.status(t, http.StatusUnprocessableEntity)
@@ -503,7 +531,7 @@ func TestWebPasswordChange(t *testing.T) {
 	}
 
 	pg = b.post("/settings/password", url.Values{"current_password": {"correct horse"}, "new_password": {"battery staple"}})
-	pg.redirects(t, "/settings#password")
+	pg.redirects(t, "/settings/profile#password")
 	b.follow(pg).has(t, "Password changed.")
 	if r := e.do(req{method: "POST", path: "/api/login?email=ada@example.com&password=correct+horse"}); r.code != 401 {
 		t.Errorf("the old password: %d", r.code)
@@ -526,6 +554,9 @@ func TestWebPasswordChange(t *testing.T) {
 	pg = b.post("/settings/password", url.Values{"current_password": {"battery staple"}, "new_password": {"battery staple 2"}})
 	pg.status(t, http.StatusTooManyRequests)
 	pg.has(t, "Too many attempts.")
+	if !regexp.MustCompile(`Try again in \d+ seconds?\.`).MatchString(pg.body) {
+		t.Errorf("the throttled form does not say how long to wait:\n%s", pg.body)
+	}
 	if _, err := e.st.Login(t.Context(), "ada@example.com", "battery staple"); err != nil {
 		t.Errorf("the throttled change changed the password: %v", err)
 	}

@@ -47,7 +47,7 @@ func TestWebPersonTags(t *testing.T) {
 
 	pg := b.get(base)
 	pg.status(t, http.StatusOK)
-	pg.has(t, `<section class="card" id="tags"`, "No tags.", `action="`+base+`/tags"`, `<label for="tags-tags">Tags</label>`,
+	pg.has(t, `<div class="head-links" id="tags">`, "<summary>Add tags</summary>", `action="`+base+`/tags"`, `<label for="tags-tags">Tags</label>`,
 		`<input type="text" id="tags-tags" name="tags" value=""`, "A comma separates tags", "Save tags")
 
 	// Names trimmed, empty ones skipped, one name once ignoring case,
@@ -57,22 +57,22 @@ func TestWebPersonTags(t *testing.T) {
 	pg = b.follow(pg)
 	pg.has(t, "Tags saved.", `<a class="chip" href="/people?tag=Book%20club">Book club</a>`,
 		`<a class="chip" href="/people?tag=Work">Work</a>`, `id="tags-tags" name="tags" value="Book club, Work"`)
-	pg.lacks(t, "No tags.")
+	pg.lacks(t, "<summary>Add tags</summary>")
 	wantTags(t, e, key, grace, "Book club", "Work")
 
-	// Refused by the API's rules, with its words beside the field, the
+	// Refused by the API's rules, worded by the name refused beside the field, the
 	// text kept, the tags unchanged.
 	long := strings.Repeat("x", 51)
 	pg = b.post(base+"/tags", form("tags", "Chess, "+long))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `<details open><summary>Change tags</summary>`, `aria-invalid="true"`,
-		`<p class="error" id="tags-tags-err">The tags.1 field must not be greater than 50 characters.</p>`, `value="Chess, `+long+`"`)
+	pg.has(t, `<details class="quiet-menu" open><summary>Change tags</summary>`, `aria-invalid="true"`,
+		`<p class="error" id="tags-tags-err">“`+long+`” is too long: a tag takes at most 50 characters.</p>`, `value="Chess, `+long+`"`)
 	pg = b.post(base+"/tags", form("tags", strings.Repeat("a,b,", 51)))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="tags-tags-err">The tags field must not have more than 100 items.</p>`)
+	pg.has(t, `id="tags-tags-err">A person may have at most 100 tags.</p>`)
 	pg = b.post(base+"/tags", form("tags", "Chess, Bad\x01Tag"))
 	pg.status(t, http.StatusUnprocessableEntity)
-	pg.has(t, `id="tags-tags-err">The tags.1 field format is invalid.</p>`)
+	pg.has(t, `id="tags-tags-err">“Bad`+"\x01"+`Tag” holds a character a tag cannot have.</p>`)
 	wantTags(t, e, key, grace, "Book club", "Work")
 
 	// A tag whose name holds a comma (the API's, or a card's) is kept
@@ -90,7 +90,7 @@ func TestWebPersonTags(t *testing.T) {
 	// Empty: no tags.
 	b.post(base+"/tags", form("tags", " ")).redirects(t, base+"#tags")
 	wantTags(t, e, key, grace)
-	b.get(base).has(t, "No tags.")
+	b.get(base).has(t, "<summary>Add tags</summary>")
 
 	// Not without the form's token; not on another account's person.
 	b.post(base+"/tags", form("tags", "Forged", "csrf", "forged")).status(t, http.StatusForbidden)
@@ -139,7 +139,7 @@ func TestWebPeopleTagFilter(t *testing.T) {
 	// Without a tag, everyone, and no filter shown.
 	pg = b.get("/people?tag=+")
 	pg.has(t, "Ada Young", "Bill Stone", "Carl")
-	pg.lacks(t, "Tagged", `name="tag"`)
+	pg.lacks(t, "Tagged", `type="hidden" name="tag"`)
 	b.get("/people?tag=%FF").status(t, http.StatusUnprocessableEntity)
 
 	// The pages of a filtered list keep the filter: 55 of 60 people.
@@ -188,8 +188,8 @@ func TestWebPeopleFaces(t *testing.T) {
 	} {
 		id := e.person(key, p.query)
 		b := e.signIn(t, "ada@example.com")
-		b.get("/people/"+id).has(t, `<div class="who"><span class="face" aria-hidden="true">`+p.initials+`</span><h1>`)
-		row := regexp.MustCompile(`<li class="person"><span class="face" aria-hidden="true">([^<]*)</span><span><a href="/people/` + id + `">`)
+		b.get("/people/"+id).has(t, `<div class="who"><span class="face" aria-hidden="true">`+p.initials+`</span><div><h1>`)
+		row := regexp.MustCompile(`<li class="person"><span class="face" aria-hidden="true">([^<]*)</span><span class="name-lines"><a href="/people/` + id + `">`)
 		if m := row.FindStringSubmatch(b.get("/people").body); m == nil || m[1] != p.initials {
 			t.Errorf("%s: row %q, want the initials %q", p.query, m, p.initials)
 		}

@@ -83,6 +83,7 @@ func (s *Server) routes(corsOrigins []string) {
 	api.DELETE("/api/tags/:tag", s.handleTagDelete, auth)
 	api.get("/api/export/vcard", s.handleVCardExport, auth)
 	api.POST("/api/import/vcard", s.handleVCardImport, auth)
+	api.POST("/api/import/monica", s.handleMonicaImport, auth)
 	s.davRoutes(s.router(surfaceDAV))
 
 	api.get("/api/persons/:person/tasks", s.handleTaskList, auth)

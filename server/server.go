@@ -26,8 +26,13 @@ import (
 // Options are what the server is built from: plain values, wired in main.
 type Options struct {
 	Store   *store.Store
-	Limiter RequestLimiter // requests per user or client address
-	Logins  Throttle       // failed logins per email and client address
+	Limiter RequestLimiter // API requests per user or client address
+	// PageLimiter counts the web app's pages (and their files) per user or
+	// client address, in a budget of their own: a person clicking through
+	// pages spends none of their API clients' requests, nor they the
+	// pages'. nil does not limit pages.
+	PageLimiter RequestLimiter
+	Logins      Throttle // failed logins per email and client address
 	// Accounts backs off failed logins per email from any address; nil
 	// allows 10, then blocks for 1 s doubling up to a minute, and forgets
 	// after 15 minutes without a failure.
@@ -77,6 +82,7 @@ type Server struct {
 	echo    *echo.Echo
 	store   *store.Store
 	limiter RequestLimiter
+	pages   RequestLimiter // the pages' limiter: see Options.PageLimiter
 	logins  Throttle
 	// accounts, checks, checkWait and login: see Options and checkPassword.
 	accounts  Throttle
@@ -109,6 +115,7 @@ func New(o Options) *Server {
 		echo:    echo.New(),
 		store:   o.Store,
 		limiter: o.Limiter,
+		pages:   o.PageLimiter,
 		logins:  o.Logins,
 		resends: o.Resends,
 		invites: o.Invitations,
@@ -124,6 +131,9 @@ func New(o Options) *Server {
 		baseURL:            o.BaseURL,
 		metrics:            newServerMetrics(o.Store),
 		surfaces:           make(map[string]surface),
+	}
+	if s.pages == nil {
+		s.pages = rate.New(0)
 	}
 	if s.accounts == nil {
 		s.accounts = rate.NewBackoff(accountFree, accountBase, accountCeiling, accountForget)
@@ -174,6 +184,7 @@ func New(o Options) *Server {
 		ChangePassword: s.changePassword,
 		ResendWait:     s.resendWait, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
 		TestChannel: s.testChannel, SendAt: s.sendAt,
+		Invite: s.invite, Reinvite: s.reinvite, AcceptInvitation: s.acceptInvitation,
 		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
 			return remind.ReadSource(ctx, s.store, acct, today, days, loc)
 		},

@@ -110,6 +110,8 @@ func TestUnverifiedUserIsLockedOut(t *testing.T) {
 	exempt := map[string]bool{
 		"GET /api/health": true, "POST /api/login": true, "GET /api/verify-email": true, "GET /api/openapi.json": true,
 		"DELETE /api/logout": true, "POST /api/me/verification": true, "POST /api/invitations/accept": true,
+		// The invitation's page takes no key: the link's secret is the proof.
+		"GET /api/invitations/accept": true, "HEAD /api/invitations/accept": true,
 		"HEAD /api/health": true, "HEAD /api/openapi.json": true,
 		// A calendar feed takes no key: its secret is the credential.
 		"GET /ical/:feed": true, "HEAD /ical/:feed": true,

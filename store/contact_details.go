@@ -151,40 +151,49 @@ func missingContactDetail(ctx context.Context, q queryer, accountID, personID in
 func (s *Store) CreateContactDetail(ctx context.Context, accountID, personID int64, in ContactDetailInput) (ContactDetail, error) {
 	var d ContactDetail
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		now := s.now()
-		err := scanContactDetail(tx.QueryRowContext(ctx, `INSERT INTO contact_details (account_id, person_id, kind, label,
-				position, value, network, street, city, postal_code, region, country, created_at, updated_at)
-			SELECT p.account_id, p.id, CAST(? AS TEXT), CAST(? AS TEXT), coalesce(CAST(? AS BIGINT), `+lastPosition+`),
-				CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),
-				CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
-			FROM persons p WHERE p.id = ? AND p.account_id = ?
-			RETURNING `+contactDetailColumns,
-			in.Kind, in.Label, in.Position, personID, in.Kind, in.Value, in.Network,
-			in.Street, in.City, in.PostalCode, in.Region, in.Country, now, now, personID, accountID), &d)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrPersonNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("store: create contact detail: %w", err)
-		}
-		// Counted after the insert, in its transaction: on PostgreSQL the
-		// count sees every detail committed before ours, so that two
-		// creates at once cannot both pass the cap.
-		var n int64
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM contact_details WHERE person_id = ?`, personID).Scan(&n); err != nil {
-			return fmt.Errorf("store: count contact details: %w", err)
-		}
-		if n > MaxContactDetails {
-			return ErrTooManyContactDetails
-		}
-		if d.Kind == "email" {
-			if err := refreshSearch(ctx, tx, personID); err != nil {
-				return err
-			}
-		}
-		return s.logForPerson(ctx, tx, accountID, personID, "contact_detail_creation", "Added "+kindNouns[d.Kind]+" for ")
+		var err error
+		d, err = s.createContactDetailTx(ctx, tx, accountID, personID, in)
+		return err
 	})
 	return d, err
+}
+
+// createContactDetailTx is CreateContactDetail inside the caller's
+// transaction.
+func (s *Store) createContactDetailTx(ctx context.Context, tx *txn, accountID, personID int64, in ContactDetailInput) (ContactDetail, error) {
+	var d ContactDetail
+	now := s.now()
+	err := scanContactDetail(tx.QueryRowContext(ctx, `INSERT INTO contact_details (account_id, person_id, kind, label,
+			position, value, network, street, city, postal_code, region, country, created_at, updated_at)
+		SELECT p.account_id, p.id, CAST(? AS TEXT), CAST(? AS TEXT), coalesce(CAST(? AS BIGINT), `+lastPosition+`),
+			CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),
+			CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+		FROM persons p WHERE p.id = ? AND p.account_id = ?
+		RETURNING `+contactDetailColumns,
+		in.Kind, in.Label, in.Position, personID, in.Kind, in.Value, in.Network,
+		in.Street, in.City, in.PostalCode, in.Region, in.Country, now, now, personID, accountID), &d)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, ErrPersonNotFound
+	}
+	if err != nil {
+		return d, fmt.Errorf("store: create contact detail: %w", err)
+	}
+	// Counted after the insert, in its transaction: on PostgreSQL the
+	// count sees every detail committed before ours, so that two
+	// creates at once cannot both pass the cap.
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM contact_details WHERE person_id = ?`, personID).Scan(&n); err != nil {
+		return d, fmt.Errorf("store: count contact details: %w", err)
+	}
+	if n > MaxContactDetails {
+		return d, ErrTooManyContactDetails
+	}
+	if d.Kind == "email" {
+		if err := refreshSearch(ctx, tx, personID); err != nil {
+			return d, err
+		}
+	}
+	return d, s.logForPerson(ctx, tx, accountID, personID, "contact_detail_creation", "Added "+kindNouns[d.Kind]+" for ")
 }
 
 // UpdateContactDetail replaces every field of the person's contact detail,

@@ -142,13 +142,11 @@ func (s *Store) AcceptInvitation(ctx context.Context, secret, password string) (
 		return User{}, err
 	}
 	hash := hashSecret(secret)
-	var live int
-	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM invitations WHERE secret_hash = ? AND expires_at > ?`,
-		hash, s.now()).Scan(&live)
+	live, err := s.InvitationLive(ctx, secret)
 	if err != nil {
-		return User{}, fmt.Errorf("store: find invitation: %w", err)
+		return User{}, err
 	}
-	if live == 0 {
+	if !live {
 		return User{}, ErrInvitationInvalid
 	}
 	pw, err := s.hashPassword(password)
@@ -182,6 +180,45 @@ func (s *Store) AcceptInvitation(ctx context.Context, secret, password string) (
 		return nil
 	})
 	return u, err
+}
+
+// InvitationLive reports whether secret is a link that AcceptInvitation
+// would take now: known, unused, not expired, not replaced. It reads and
+// writes nothing else, so that the page a link opens can say whether it
+// still works before anyone chooses a password.
+func (s *Store) InvitationLive(ctx context.Context, secret string) (bool, error) {
+	if secret == "" || len(secret) > 256 {
+		return false, nil
+	}
+	var live int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM invitations WHERE secret_hash = ? AND expires_at > ?`,
+		hashSecret(secret), s.now()).Scan(&live)
+	if err != nil {
+		return false, fmt.Errorf("store: find invitation: %w", err)
+	}
+	return live > 0, nil
+}
+
+// AccountUsers are the users of an account, joined and invited, in the
+// order they came.
+func (s *Store) AccountUsers(ctx context.Context, accountID int64) ([]User, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE account_id = ? ORDER BY id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("store: list the account's users: %w", err)
+	}
+	defer rows.Close()
+	users := []User{}
+	for rows.Next() {
+		var u User
+		if err := scanUser(rows, &u); err != nil {
+			return nil, fmt.Errorf("store: scan user: %w", err)
+		}
+		users = append(users, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list the account's users: %w", err)
+	}
+	return users, nil
 }
 
 // inviteeColumns are userColumns of the invited user u, beside the inviter i.

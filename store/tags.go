@@ -325,9 +325,7 @@ func (s *Store) DeleteTag(ctx context.Context, accountID, id int64) error {
 // case), and, when q is not nil, whose names or emails hold q as
 // SearchPersons finds them. A name no tag has is an empty page.
 func (s *Store) TaggedPersons(ctx context.Context, accountID int64, name string, q *string, limit, offset int64) ([]Person, int64, error) {
-	cond := ` AND id IN (SELECT pt.person_id FROM person_tags pt JOIN tags t ON t.id = pt.tag_id
-		WHERE t.account_id = ? AND t.name_key = ?)`
-	args := []any{accountID, FoldTag(name)}
+	cond, args := taggedCond, []any{accountID, FoldTag(name)}
 	if q != nil {
 		search, arg := s.eng.searchPersons(*q)
 		cond += ` AND ` + search
@@ -335,6 +333,11 @@ func (s *Store) TaggedPersons(ctx context.Context, accountID int64, name string,
 	}
 	return s.personPage(ctx, accountID, cond, args, "id", limit, offset)
 }
+
+// taggedCond picks the persons who have the tag of the account (its
+// first argument) whose name_key is the second.
+const taggedCond = ` AND id IN (SELECT pt.person_id FROM person_tags pt JOIN tags t ON t.id = pt.tag_id
+		WHERE t.account_id = ? AND t.name_key = ?)`
 
 // personTag is one tag of a person, by name.
 type personTag struct {

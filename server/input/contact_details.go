@@ -62,14 +62,14 @@ var addressFields = []string{"street", "city", "postal_code", "region", "country
 
 // addressInput reads an address: every part optional, the street on
 // several lines if need be, the country an ISO 3166-1 alpha-2 code in
-// either case, kept in upper case.
+// either case or a country's name (Country), kept as the code.
 func addressInput(p *Params, in *store.ContactDetailInput) {
 	in.Street = p.longText("street", 255)
 	in.City = p.Text("city", 255)
 	in.PostalCode = p.Text("postal_code", 255)
 	in.Region = p.Text("region", 255)
 	if s := p.Text("country", 255); s != nil {
-		if code, ok := store.CountryCode(*s); ok {
+		if code, ok := Country(*s); ok {
 			in.Country = &code
 		} else {
 			p.Fail("country", "The selected country is invalid.")

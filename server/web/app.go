@@ -58,6 +58,20 @@ type Options struct {
 	// Export and VCardExport answer the settings page's downloads, as
 	// GET /api/export and GET /api/export/vcard do.
 	Export, VCardExport echo.HandlerFunc
+	// Invite sends inviterID's invitation to in, as POST
+	// /api/administration/users does, under the same budget: a taken email
+	// is a validation error on email, a spent budget input.ErrTooManyAttempts.
+	Invite func(c echo.Context, inviterID int64, in store.Invitee) (store.User, error)
+	// Reinvite sends the signed-in user's account's user id a new
+	// invitation, as PUT /api/administration/users/{user}/invite does,
+	// under the same budgets: another account's user is
+	// store.ErrUserNotFound, a refusal an *input.Error (409, 429).
+	Reinvite func(c echo.Context, id int64) (store.User, error)
+	// AcceptInvitation spends an invitation link's token, giving its user
+	// password, as POST /api/invitations/accept does: a link that no longer
+	// works is an *input.Error (403), every password slot busy
+	// input.ErrTooManyAttempts.
+	AcceptInvitation func(c echo.Context, token, password string) (store.User, error)
 	// Photo answers a person's photo to the pages that show it, as
 	// GET /api/persons/{person}/photo does: the session's account's
 	// person only, with its ETag, and a 304 to a browser that has it.

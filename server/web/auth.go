@@ -56,28 +56,26 @@ func (a *App) handleLogin(c echo.Context) error {
 	u, err := a.o.Login(c, email, password)
 	var ae *input.Error
 	if errors.As(err, &ae) {
-		return a.loginPage(c, ae.Status, email, nil, webLoginRefusal(ae))
+		return a.loginPage(c, ae.Status, email, nil, webLoginRefusal(c, ae))
 	}
 	if err != nil {
 		return err
 	}
-	token, err := a.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
-	if err != nil {
+	if err := a.startSession(c, u); err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie(c), Value: token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: store.WebSessionLife})
 	c.SetCookie(&http.Cookie{Name: LoginCookie, Path: "/login", MaxAge: -1})
 	return c.Redirect(http.StatusSeeOther, "/")
 }
 
-// webLoginRefusal words a refused sign-in for a person.
-func webLoginRefusal(ae *input.Error) string {
+// webLoginRefusal words a refused sign-in for a person: a throttled one
+// says how long to wait, as its Retry-After does.
+func webLoginRefusal(c echo.Context, ae *input.Error) string {
 	switch ae {
 	case input.ErrInvalidCredentials:
 		return "That email and password do not match an account."
 	case input.ErrTooManyAttempts:
-		return "Too many attempts. Wait a minute, then try again."
+		return tooManyWords(c, "Too many attempts.")
 	}
 	return ae.Message
 }
@@ -99,7 +97,7 @@ func (a *App) handleResend(c echo.Context) error {
 	if wait, blocked := a.o.ResendWait(sess.UserID); blocked && !sess.Verified {
 		askToWait(c, wait)
 		return a.render(c, http.StatusTooManyRequests, "unverified", Page{Title: "Verify your email",
-			Flash: "A link was sent a moment ago. Wait a few minutes before asking for another."})
+			Flash: "A link was sent a moment ago. " + waitWords(wait)})
 	}
 	u, secret, err := a.store.NewVerification(c.Request().Context(), sess.UserID)
 	if errors.Is(err, store.ErrAlreadyVerified) {

@@ -53,6 +53,9 @@ type childFormView struct {
 	Name   string
 	Form   Form
 	Back   string
+	// Delete is where the record's Delete button posts, Noun what it
+	// deletes: the person page's rows keep only a quiet Edit.
+	Delete, Noun string
 }
 
 // childForm draws the edit form of one of the person's records.
@@ -65,7 +68,8 @@ func (a *App) childForm(c echo.Context, status int, per store.Person, k Child, i
 	f := Form{ID: k.Slug, Action: base + "/" + k.Slug + "/" + itoa64(id), Submit: "Save", CSRF: csrf(c), Fields: fields}
 	name := store.FullName(per.FirstName, per.LastName)
 	return a.render(c, status, "child_form", Page{Title: "Edit " + k.Noun + " · " + name, Nav: "people",
-		Data: childFormView{Person: per, Name: name, Form: f.Fill(values, errs), Back: base + "#" + k.Slug}})
+		Data: childFormView{Person: per, Name: name, Form: f.Fill(values, plainErrors(fields, errs)), Back: base + "#" + k.Slug,
+			Delete: f.Action + "/delete", Noun: k.Noun}})
 }
 
 func (a *App) handleChildEdit(c echo.Context) error {

@@ -9,13 +9,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
+	"kith/server/remind"
 	"kith/store"
 )
 
 // Child is one kind of a person's records (contact details, tasks,
 // notes, …) as the person page lists, adds, edits and deletes it. Each is
 // made from input's Child by childOf, so the page checks a form with the
-// API's rules and words its errors with the API's messages.
+// API's rules; plainErrors words its errors for the page.
 type Child struct {
 	Slug  string // the path segment, as the API's: contact-details
 	Title string // the section's heading
@@ -32,13 +33,19 @@ type Child struct {
 
 // childItem is one record as the person page lists it.
 type childItem struct {
-	ID     int64
-	Title  string
+	ID    int64
+	Title string
+	// Link, when it has an Href, makes the title a link (a contact
+	// detail's).
+	Link   contactLink
 	Detail string
+	// URL is a web address the record keeps (a gift's), shown as a link.
+	URL string
 	// Long is text of several lines (a note), kept as written.
 	Long string
-	// Task only: whether it is done, for the tick.
-	Task, Done bool
+	// Task only: whether it is done, for the tick, and whether it is
+	// open past its due date.
+	Task, Done, Overdue bool
 }
 
 // childOf makes a Child of input's r: list reads the
@@ -97,15 +104,17 @@ func fixed(fs ...Field) func(*App, echo.Context) ([]Field, error) {
 var Children = []Child{
 	childOf(input.ContactDetails, "contact-details", "Contact details", "contact detail",
 		fixed(
-			Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds)},
-			Field{Name: "value", Label: "Value", Type: "text", Hint: "The address, number, URL or handle. Not for a postal address."},
+			Field{Name: "kind", Label: "Kind", Type: "select", Options: labelled(store.ContactDetailKinds), Fits: true},
+			Field{Name: "value", Label: "Value", Type: "text", For: "email phone website social",
+				Hint: "The email address, phone number, web address or handle. Not for a postal address."},
+			Field{Name: "network", Label: "Network", Type: "text", For: "social", Hint: "For a social profile: mastodon, github, …"},
+			Field{Name: "street", Label: "Street", Type: "textarea", For: "address"},
+			Field{Name: "city", Label: "City", Type: "text", For: "address"},
+			Field{Name: "postal_code", Label: "Postal code", Type: "text", For: "address"},
+			Field{Name: "region", Label: "Region", Type: "text", For: "address"},
+			Field{Name: "country", Label: "Country", Type: "text", For: "address",
+				Hint: "A two-letter code or the country's name in English: DE, Germany, United States."},
 			Field{Name: "label", Label: "Label", Type: "text", Hint: "home, work, mobile, …"},
-			Field{Name: "network", Label: "Network", Type: "text", Hint: "For a social profile: mastodon, github, …"},
-			Field{Name: "street", Label: "Street", Type: "textarea"},
-			Field{Name: "city", Label: "City", Type: "text"},
-			Field{Name: "postal_code", Label: "Postal code", Type: "text"},
-			Field{Name: "region", Label: "Region", Type: "text"},
-			Field{Name: "country", Label: "Country", Type: "text", Hint: "A country code or name: FR, Germany"},
 		),
 		func(st *store.Store, ctx context.Context, acct, person int64) ([]store.ContactDetail, error) {
 			return st.ContactDetails(ctx, acct, person, "")
@@ -115,7 +124,7 @@ var Children = []Child{
 			if v.Kind == "address" {
 				title = joinSet(", ", v.Street, v.City, v.PostalCode, v.Region, v.Country)
 			}
-			return childItem{ID: v.ID, Title: title, Detail: joinSet(" · ", ptr(words(v.Kind)), v.Label, v.Network)}
+			return childItem{ID: v.ID, Title: title, Link: contactHref(v), Detail: joinSet(" · ", ptr(words(v.Kind)), v.Label, v.Network)}
 		},
 		func(v *store.ContactDetail, _ dates) url.Values {
 			return strs("kind", ptr(v.Kind), "value", v.Value, "label", v.Label, "network", v.Network, "street", v.Street,
@@ -167,6 +176,7 @@ var Children = []Child{
 			var parts []string
 			if v.DueAt != nil {
 				parts = append(parts, "due "+d.unixDay(*v.DueAt))
+				it.Overdue = !v.IsCompleted && remind.DayOf(*v.DueAt, d.loc).Before(d.today)
 			}
 			if v.Category != nil {
 				parts = append(parts, v.Category.Name)
@@ -225,7 +235,13 @@ var Children = []Child{
 			if v.GiftedAt != nil {
 				on = ptr(d.unixDay(*v.GiftedAt))
 			}
-			return childItem{ID: v.ID, Title: v.Name, Detail: joinSet(" · ", ptr(words(v.Status)), v.Occasion, on, v.URL)}
+			it := childItem{ID: v.ID, Title: v.Name, Detail: joinSet(" · ", ptr(words(v.Status)), v.Occasion, on)}
+			if v.URL != nil && store.WebURL(*v.URL) {
+				it.URL = *v.URL
+			} else if v.URL != nil {
+				it.Detail = joinSet(" · ", &it.Detail, v.URL)
+			}
+			return it
 		},
 		func(v *store.Gift, d dates) url.Values {
 			out := strs("name", ptr(v.Name), "status", ptr(v.Status), "occasion", v.Occasion, "url", v.URL)

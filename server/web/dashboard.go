@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -20,6 +22,12 @@ type dashboardView struct {
 	Coming []dashboardDay
 	Tasks  []dashboardTask
 	Calls  []dashboardCall
+	// FirstRun is an account without persons yet: the dashboard offers
+	// the ways to get some.
+	FirstRun bool
+	// Zones, while the user's time zone is still UTC, are the zones the
+	// server knows, for the script that offers the browser's own.
+	Zones string
 }
 
 type dashboardDay struct {
@@ -38,6 +46,8 @@ type dashboardTask struct {
 type dashboardCall struct {
 	PersonID     int64
 	Person, When string
+	Overdue      bool
+	due          time.Time
 }
 
 // handleDashboard is the home page: what is coming up, what is to do,
@@ -49,6 +59,14 @@ func (a *App) handleDashboard(c echo.Context) error {
 		return err
 	}
 	v := dashboardView{Today: d.day(d.today), Days: dashboardDays}
+	has, err := a.store.HasPersons(c.Request().Context(), input.Account(c))
+	if err != nil {
+		return err
+	}
+	v.FirstRun = !has
+	if sess, _ := input.Session(c); sess.Timezone == "UTC" {
+		v.Zones = input.ZoneList
+	}
 	for _, day := range remind.Upcoming(src, d.today, dashboardDays, d.loc) {
 		date, _ := time.Parse(time.DateOnly, day.Date)
 		var coming []remind.Item
@@ -57,7 +75,11 @@ func (a *App) handleDashboard(c echo.Context) error {
 			case remind.KindTask:
 				v.Tasks = append(v.Tasks, dashTask(d, it, date))
 			case remind.KindStayInTouch:
-				v.Calls = append(v.Calls, dashCall(d, it, date))
+				// Due today or before: one called since is due again
+				// later, and leaves the list.
+				if call := dashCall(d, it, date); !call.due.After(d.today) {
+					v.Calls = append(v.Calls, call)
+				}
 			default:
 				coming = append(coming, it)
 			}
@@ -66,6 +88,8 @@ func (a *App) handleDashboard(c echo.Context) error {
 			v.Coming = append(v.Coming, dashboardDay{Date: d.day(date), When: d.relative(date), Items: coming})
 		}
 	}
+	// The longest overdue first.
+	slices.SortStableFunc(v.Calls, func(x, y dashboardCall) int { return x.due.Compare(y.due) })
 	return a.render(c, http.StatusOK, "dashboard", Page{Title: "Dashboard", Nav: "dashboard", Data: v})
 }
 
@@ -82,9 +106,18 @@ func dashTask(d dates, it remind.Item, date time.Time) dashboardTask {
 	return t
 }
 
+// dashCall says when the person is due: "overdue by 13 days", "due
+// today", "due in 3 days", counted in days of the user's calendar.
 func dashCall(d dates, it remind.Item, date time.Time) dashboardCall {
 	if due, err := time.Parse(time.DateOnly, it.DueOn); err == nil {
 		date = due
 	}
-	return dashboardCall{PersonID: it.PersonID, Person: it.Person, When: d.relative(date)}
+	call := dashboardCall{PersonID: it.PersonID, Person: it.Person, When: "due " + d.relative(date), due: date}
+	switch late := int(d.today.Sub(date).Hours() / 24); {
+	case late == 1:
+		call.When, call.Overdue = "overdue by 1 day", true
+	case late > 1:
+		call.When, call.Overdue = "overdue by "+strconv.Itoa(late)+" days", true
+	}
+	return call
 }

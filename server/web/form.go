@@ -14,6 +14,10 @@ type Form struct {
 	Errors []string
 	// Multipart is for a form that sends a file.
 	Multipart bool
+	// More are fields drawn after Fields inside a closed disclosure,
+	// "More details", which opens when one of them has an error.
+	More     []Field
+	MoreOpen bool
 }
 
 // Field is one input of a form.
@@ -31,6 +35,13 @@ type Field struct {
 	Value   string
 	Checked bool
 	Errors  []string
+	// Fits marks the select whose value picks the fields kith.js shows:
+	// those whose For holds it.
+	Fits bool
+	// For lists the values of the form's Fits select (space-separated)
+	// that the field belongs to; "" belongs to all. Without the script
+	// every field shows.
+	For string
 }
 
 // Option is one choice of a select.
@@ -51,8 +62,20 @@ func Choices(values ...string) []Option {
 // any value but "" and "0" and "false"; a password is never sent back)
 // and its errors from errs.
 func (f Form) Fill(values url.Values, errs map[string][]string) Form {
-	fields := make([]Field, len(f.Fields))
-	for i, fd := range f.Fields {
+	f.Fields = fillFields(f.Fields, values, errs)
+	f.More = fillFields(f.More, values, errs)
+	for _, fd := range f.More {
+		f.MoreOpen = f.MoreOpen || len(fd.Errors) > 0
+	}
+	return f
+}
+
+func fillFields(fs []Field, values url.Values, errs map[string][]string) []Field {
+	if fs == nil {
+		return nil
+	}
+	fields := make([]Field, len(fs))
+	for i, fd := range fs {
 		if values != nil {
 			v, has := last(values, fd.Name)
 			if fd.Type == "checkbox" {
@@ -64,8 +87,14 @@ func (f Form) Fill(values url.Values, errs map[string][]string) Form {
 		fd.Errors = errs[fd.Name]
 		fields[i] = fd
 	}
-	f.Fields = fields
-	return f
+	return fields
+}
+
+// formField is a field as the partial "field" draws it, with its form's
+// ID, which prefixes its id.
+type formField struct {
+	Form string
+	Field
 }
 
 // last is a key's last value, which the API reads too: a checkbox sends

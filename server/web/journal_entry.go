@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -57,7 +58,7 @@ func (a *App) entryPage(c echo.Context, status int, j store.Journal, year, month
 	v := entryView{JournalID: j.ID, Journal: j.Name, Body: en.Body, Made: made,
 		Date: a.datesOf(c).day(time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC))}
 	v.Form = Form{ID: "entry", Action: entryPath(j.ID, year, month, day), Submit: "Save", CSRF: csrf(c), Fields: []Field{
-		{Name: "body", Label: "Text", Type: "textarea", Hint: "Up to 100,000 characters. Saving an empty text clears it."},
+		{Name: "body", Label: "Entry", Type: "textarea", Hint: "Up to 100,000 characters. Saving an empty text clears it."},
 	}}.Fill(values, errs)
 	return a.render(c, status, "journal_entry", Page{Title: v.Date + " · " + j.Name, Nav: "journals", Data: v})
 }
@@ -80,7 +81,9 @@ func (a *App) handleEntrySave(c echo.Context) error {
 		return err
 	}
 	p := input.FormParams(c)
-	body := input.EntryBody(p)
+	// A browser sends a textarea's line breaks as CRLF; the API's
+	// clients read the text with the LF they write.
+	body := strings.ReplaceAll(input.EntryBody(p), "\r\n", "\n")
 	err = p.Err()
 	if err == nil {
 		_, _, err = a.store.WriteEntry(c.Request().Context(), input.Account(c), j.ID, year, month, day, body)

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -48,8 +47,21 @@ type entryRow struct {
 	Date string
 	When string // "today", "2 days ago"; empty beyond a week
 	Href string // the day's page
-	// Written tells an entry with text from one without.
-	Written bool
+	// Body is the day's text; an entry without one (made by the API, or
+	// cleared) shows as not written.
+	Body string
+}
+
+// entryExcerpt is how much of a day's text a journal's page shows: a
+// page of a hundred long days would otherwise run to megabytes.
+const entryExcerpt = 1000
+
+// excerpt is s cut to n characters, with "…" where it was cut.
+func excerpt(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // entryCount is "1 entry", "3 entries".
@@ -150,7 +162,7 @@ func (a *App) journalPage(c echo.Context, status int, j store.Journal, f journal
 	v := journalView{ID: j.ID, Name: j.Name, Count: entryCount(total), Entries: make([]entryRow, len(entries))}
 	for i, en := range entries {
 		t := time.Date(en.Year, time.Month(en.Month), en.Day, 0, 0, 0, 0, time.UTC)
-		v.Entries[i] = entryRow{ID: en.ID, Date: d.day(t), Href: entryPath(j.ID, en.Year, en.Month, en.Day), Written: en.Body != ""}
+		v.Entries[i] = entryRow{ID: en.ID, Date: d.day(t), Href: entryPath(j.ID, en.Year, en.Month, en.Day), Body: excerpt(en.Body, entryExcerpt)}
 		if days := t.Sub(d.today).Hours() / 24; days >= -7 && days <= 7 {
 			v.Entries[i].When = d.relative(t)
 		}
@@ -171,7 +183,7 @@ func (a *App) journalPage(c echo.Context, status int, j store.Journal, f journal
 		open = url.Values{"date": {d.today.Format(time.DateOnly)}}
 	}
 	v.OpenForm = Form{ID: "open", Action: base + "/entries", Submit: "Open", CSRF: csrf(c), Fields: []Field{
-		{Name: "date", Label: "Date", Type: "date", Required: true, Hint: "Its entry is made the first time you open it."},
+		{Name: "date", Label: "Date", Type: "date", Required: true, Hint: "Its page shows what you wrote that day, and takes more."},
 	}}.Fill(open, f.openErrs)
 	rename := f.rename
 	if rename == nil {
@@ -267,8 +279,9 @@ func digits(s string, n int) bool {
 	return true
 }
 
-// handleEntryOpen opens the journal's entry for a date: made now if
-// the journal had none, as the API's entry by date does.
+// handleEntryOpen leads to the journal's page of a date. Opening makes
+// no entry: saving the day's text does, so that a day only looked at is
+// not listed as an empty one.
 func (a *App) handleEntryOpen(c echo.Context) error {
 	j, err := a.webJournal(c)
 	if err != nil {
@@ -276,24 +289,8 @@ func (a *App) handleEntryOpen(c echo.Context) error {
 	}
 	p := input.FormParams(c)
 	y, m, d := entryDate(p)
-	err = p.Err()
-	var created bool
-	if err == nil {
-		_, created, err = a.store.JournalEntry(c.Request().Context(), input.Account(c), j.ID, y, m, d)
-		if errors.Is(err, store.ErrEntryNotFound) { // entryDate lets no such date through
-			err = input.Invalid("date", msgDateInvalid)
-		}
+	if err := p.Err(); err != nil {
+		return a.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{open: c.Request().PostForm, openErrs: input.FieldErrors(err)})
 	}
-	if fe := input.FieldErrors(err); fe != nil {
-		return a.journalPage(c, http.StatusUnprocessableEntity, j, journalForms{open: c.Request().PostForm, openErrs: fe})
-	}
-	if err != nil {
-		return err
-	}
-	day := a.datesOf(c).day(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC))
-	flash := "Entry for " + day + " added."
-	if !created {
-		flash = "The entry for " + day + " was already there."
-	}
-	return a.seeOther(c, "/journals/"+itoa64(j.ID), flash)
+	return c.Redirect(http.StatusSeeOther, entryPath(j.ID, y, m, d))
 }

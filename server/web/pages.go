@@ -115,15 +115,20 @@ func clipFlash(msg string) string {
 	return msg[:start] + ellipsis + msg[end:]
 }
 
-// errorView is what the error page shows: the API's status and words.
+// errorView is what the error page shows: the API's status and words,
+// and for a limit that tripped, how long to wait (Wait).
 type errorView struct {
 	Status  int
 	Message string
+	Wait    string
 }
 
 // ErrorPage shows an error as a page, with the API's wording.
 func (a *App) ErrorPage(c echo.Context, status int, message string) {
-	body := errorView{status, message}
+	body := errorView{Status: status, Message: message}
+	if d, ok := retryAfter(c); ok && status == http.StatusTooManyRequests {
+		body.Message, body.Wait = "Too many requests.", waitWords(d)
+	}
 	// An unknown path's page has not been through webSecurity, nor its
 	// request through Authenticate.
 	setWebHeaders(c.Response().Header())
@@ -156,7 +161,7 @@ func formHome(path string) string {
 	case len(seg) >= 2 && (seg[0] == "people" || seg[0] == "journals"):
 		return "/" + seg[0] + "/" + url.PathEscape(seg[1])
 	case seg[0] == "settings":
-		return "/settings"
+		return settingsHome(seg)
 	}
 	return "/"
 }

@@ -13,14 +13,21 @@ import (
 )
 
 type personView struct {
-	ID         int64
-	Name       string
-	Protected  bool
+	ID        int64
+	Name      string
+	Protected bool
+	// Birthday says when the person's next birthday is, within
+	// birthdaySoon days: "turns 40 on 17 Mar, in 2 days".
+	Birthday   string
 	Facts      []fact
 	Appearance []fact
 	Age        string
 	Touch      string
-	Sections   []personSection
+	// The page's parts, in its order: how to reach them, what needs
+	// doing, then the record of them.
+	Contact personSection
+	Todo    []personSection // tasks, important dates
+	Record  []personSection // notes, interactions, gifts, …
 	// Forms of the person's own fields, each in a section of its own.
 	AgeForm, LookForm, TouchForm Form
 	// Open names the form that failed, drawn open with its errors.
@@ -30,11 +37,20 @@ type personView struct {
 
 type fact struct{ Label, Value string }
 
+// personSection is one kind of the person's records, with its form.
 type personSection struct {
 	Slug, Title, Noun string
 	Items             []childItem
 	Form              Form
+	// Open draws the form open, with its errors.
+	Open bool
+	// Base is the person's page, CSRF the token of the items' buttons.
+	Base, CSRF string
 }
+
+// todoKinds are the kinds of what needs doing, drawn after the contact
+// details and before the record.
+var todoKinds = map[string]bool{"tasks": true, "important-dates": true}
 
 // failed is a form that came back with errors: which one, with what.
 type failed struct {
@@ -68,7 +84,7 @@ func (a *App) personPage(c echo.Context, status int, per store.Person, f failed)
 	v.Age = ageText(per.Age, d)
 	for i, name := range store.AppearanceFields {
 		if val := per.Appearance[i]; val != nil {
-			v.Appearance = append(v.Appearance, fact{words(name), *val})
+			v.Appearance = append(v.Appearance, fact{appearanceLabel(name), *val})
 		}
 	}
 	for _, k := range Children {
@@ -82,25 +98,57 @@ func (a *App) personPage(c echo.Context, status int, per store.Person, f failed)
 		}
 		form := Form{ID: k.Slug, Action: base + "/" + k.Slug, Submit: "Add " + k.Noun, CSRF: csrf(c), Fields: fields}
 		if f.form == k.Slug {
-			form = form.Fill(f.values, f.errs)
+			form = form.Fill(f.values, plainErrors(fields, f.errs))
 		}
-		v.Sections = append(v.Sections, personSection{Slug: k.Slug, Title: k.Title, Noun: k.Noun, Items: items, Form: form})
+		sec := personSection{Slug: k.Slug, Title: k.Title, Noun: k.Noun, Items: items, Form: form,
+			Open: f.form == k.Slug, Base: base, CSRF: csrf(c)}
+		switch {
+		case k.Slug == "contact-details":
+			v.Contact = sec
+		case todoKinds[k.Slug]:
+			v.Todo = append(v.Todo, sec)
+		default:
+			v.Record = append(v.Record, sec)
+		}
 	}
+	birthdays, err := a.store.ImportantDates(ctx, acct, per.ID)
+	if err != nil {
+		return err
+	}
+	v.Birthday = nextBirthday(per.Age, birthdays, d)
 	touch, err := a.store.StayInTouch(ctx, acct, per.ID)
 	if err != nil {
 		return err
 	}
 	v.Touch = touchText(touch, d)
-	v.AgeForm = ageForm(base, csrf(c)).Fill(formOr(f, "age", ageValues(per.Age)))
-	v.LookForm = lookForm(base, csrf(c)).Fill(formOr(f, "appearance", lookValues(per)))
+	v.AgeForm = fill(ageForm(base, csrf(c)), f, "age", ageValues(per.Age))
+	v.LookForm = fill(lookForm(base, csrf(c)), f, "appearance", lookValues(per))
 	touchValues := url.Values{}
 	if touch.EveryDays > 0 {
 		touchValues.Set("every_days", strconv.FormatInt(touch.EveryDays, 10))
 	}
-	v.TouchForm = Form{ID: "stay-in-touch", Action: base + "/stay-in-touch", Submit: "Save", CSRF: csrf(c), Fields: []Field{
+	v.TouchForm = fill(Form{ID: "stay-in-touch", Action: base + "/stay-in-touch", Submit: "Save", CSRF: csrf(c), Fields: []Field{
 		{Name: "every_days", Label: "Get in touch every (days)", Type: "number", Hint: "Empty: no reminder."},
-	}}.Fill(formOr(f, "stay-in-touch", touchValues))
+	}}, f, "stay-in-touch", touchValues)
 	return a.render(c, status, "person", Page{Title: v.Name, Nav: "people", Data: v})
+}
+
+// fill fills one of the person's own forms: with the failed form's
+// values and errors, worded for the page, if it is form, else values.
+func fill(form Form, f failed, name string, values url.Values) Form {
+	if f.form == name {
+		return form.Fill(f.values, plainErrors(form.Fields, f.errs))
+	}
+	return form.Fill(values, nil)
+}
+
+// appearanceLabel is an appearance field's name as the page shows it.
+// The API's field is "tatoos", a misspelling the contract keeps.
+func appearanceLabel(name string) string {
+	if name == "tatoos" {
+		return "Tattoos"
+	}
+	return words(name)
 }
 
 // formOr is the failed form's values and errors if it is form, else values.
@@ -168,14 +216,14 @@ func touchText(t store.Contact, d dates) string {
 
 func ageForm(base, token string) Form {
 	return Form{ID: "age", Action: base + "/age", Submit: "Save age", CSRF: token, Fields: []Field{
-		{Name: "age_type", Label: "What you know", Type: "select", Options: []Option{
+		{Name: "age_type", Label: "What you know", Type: "select", Fits: true, Options: []Option{
 			{Value: "exact", Label: "Their birthday"}, {Value: "estimated", Label: "Their age, roughly"}, {Value: "bracket", Label: "An age range"}}},
-		{Name: "age_year", Label: "Birth year", Type: "number"},
-		{Name: "age_month", Label: "Birth month", Type: "number", Hint: "1 to 12"},
-		{Name: "age_day", Label: "Birth day", Type: "number", Hint: "1 to 31"},
-		{Name: "estimated_age", Label: "Estimated age", Type: "number"},
-		{Name: "age_bracket", Label: "Age range", Type: "text", Hint: "30-40"},
-		{Name: "add_yearly_reminder", Label: "Remind me of their birthday", Type: "checkbox"},
+		{Name: "age_year", Label: "Birth year", Type: "number", For: "exact"},
+		{Name: "age_month", Label: "Birth month", Type: "number", Hint: "1 to 12", For: "exact"},
+		{Name: "age_day", Label: "Birth day", Type: "number", Hint: "1 to 31", For: "exact"},
+		{Name: "estimated_age", Label: "Estimated age", Type: "number", For: "estimated"},
+		{Name: "age_bracket", Label: "Age range", Type: "text", Hint: "30-40", For: "bracket"},
+		{Name: "add_yearly_reminder", Label: "Remind me of their birthday", Type: "checkbox", For: "exact"},
 	}}
 }
 
@@ -206,7 +254,7 @@ func ageValues(a store.Age) url.Values {
 func lookForm(base, token string) Form {
 	f := Form{ID: "appearance", Action: base + "/appearance", Submit: "Save appearance", CSRF: token}
 	for _, name := range store.AppearanceFields {
-		f.Fields = append(f.Fields, Field{Name: name, Label: words(name), Type: "text"})
+		f.Fields = append(f.Fields, Field{Name: name, Label: appearanceLabel(name), Type: "text"})
 	}
 	return f
 }

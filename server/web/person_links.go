@@ -28,7 +28,7 @@ func (a *App) personLinks(c echo.Context, per store.Person, f failed) (links, er
 	base := "/people/" + itoa64(per.ID)
 	l := links{Face: faceOf(per), Tags: per.Tags}
 	l.TagsForm = tagsForm(base, csrf(c)).Fill(formOr(f, "tags", tagsValue(per.Tags)))
-	l.PhotoForm = photoForm(base, csrf(c)).Fill(formOr(f, "photo", nil))
+	l.PhotoForm = fill(photoForm(base, csrf(c)), f, "photo", nil)
 	var err error
 	if l.Relationships, err = a.relationshipRows(c, per.ID); err != nil {
 		return links{}, err

@@ -86,11 +86,11 @@ func (a *App) relationshipForm(c echo.Context, per store.Person, f failed) (Form
 	}
 	errs := f.errs
 	if who.Name == "person" && len(errs["person_id"]) > 0 {
-		// The typed name became a person_id: the API's words about it go
+		// The typed name became a person_id: the refusals of it go
 		// beside the field that named them.
 		errs = map[string][]string{"person": append(errs["person"], errs["person_id"]...), "relationship_type_id": errs["relationship_type_id"]}
 	}
-	return form.Fill(f.values, errs), nil
+	return form.Fill(f.values, plainErrors(form.Fields, errs)), nil
 }
 
 // personOptions are the people to choose from, by name, with a first

@@ -37,10 +37,13 @@ func (a *App) Routes(pages, files Router) {
 		http.StripPrefix("/static/", static).ServeHTTP(c.Response(), c.Request())
 		return nil
 	})
+	pageRoutes{files}.get("/manifest.webmanifest", handleManifest)
 	r := pageRoutes{pages}
 	page, user, key := webSecurity, a.requireWebUser, a.requireWebKey
 	r.get("/login", a.handleLoginPage, page)
 	r.post("/login", a.handleLogin, page)
+	r.get("/api/invitations/accept", a.handleJoinPage, page)
+	r.post("/join", a.handleJoin, page)
 	r.post("/logout", a.handleLogout, page, key)
 	r.post("/verification", a.handleResend, page, key)
 	r.get("/", a.handleDashboard, page, user)
@@ -78,6 +81,11 @@ func (a *App) Routes(pages, files Router) {
 	r.get("/journals/:journal/:year/:month/:day", a.handleEntry, page, user)
 	r.post("/journals/:journal/:year/:month/:day", a.handleEntrySave, page, user)
 	r.get("/settings", a.handleSettings, page, user)
+	for _, s := range sections {
+		r.get("/settings/"+s.Slug, a.settingsSection(s.Slug), page, user)
+	}
+	r.post("/settings/users", a.handleInvite, page, user)
+	r.post("/settings/users/:user/invite", a.handleReinvite, page, user)
 	r.post("/settings/profile", a.handleProfile, page, user)
 	r.post("/settings/timezone", a.handleTimezone, page, user)
 	r.post("/settings/password", a.handlePassword, page, user)

@@ -3,12 +3,68 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"kith/server/input"
 	"kith/store"
 )
+
+// remindersView is the Reminders page: the digest's hour and reach, and
+// the channels it goes to.
+type remindersView struct {
+	Reminders, Channel Form
+	Channels           []channelRow
+	// Secret is the signing key Kith just made for a webhook, shown once.
+	Secret shown
+}
+
+func (a *App) fillReminders(c echo.Context, v *settingsView, st settingsState) error {
+	sess, _ := input.Session(c)
+	tok := csrf(c)
+	rs, err := a.store.ReminderSettings(c.Request().Context(), sess.UserID)
+	if err != nil {
+		return err
+	}
+	reminders := url.Values{"days": {strconv.FormatInt(rs.Days, 10)}}
+	if rs.SendAt != nil {
+		reminders.Set("send_at", *rs.SendAt)
+	}
+	v.Reminders = Form{ID: "reminders", Action: "/settings/reminders", Submit: "Save reminders", CSRF: tok, Fields: []Field{
+		{Name: "send_at", Label: "Send the digest at", Type: "time", Hint: "HH:MM in your time zone; empty: the server's hour, " + a.o.SendAt + "."},
+		{Name: "days", Label: "Days ahead", Type: "number", Hint: "How far ahead the digest looks, 0 to 365."},
+	}}.Fill(formOr(st.failed, "reminders", reminders))
+	if v.Channels, err = a.channelRows(c, a.datesOf(c), st); err != nil {
+		return err
+	}
+	v.Channel = channelForm(tok).Fill(formOr(st.failed, "channel", url.Values{"enabled": {"1"}}))
+	v.Secret = shown{"new-secret-value", st.secret}
+	return nil
+}
+
+// remindersPage draws the Reminders page with st.
+func (a *App) remindersPage(c echo.Context, status int, st settingsState) error {
+	return a.settingsPage(c, status, "reminders", st)
+}
+
+// handleReminders sets when the digest goes out and how far it looks.
+func (a *App) handleReminders(c echo.Context) error {
+	sess, _ := input.Session(c)
+	p := input.FormParams(c)
+	rs := input.ReminderSettings(p)
+	err := p.Err()
+	if err == nil {
+		err = a.store.SetReminderSettings(c.Request().Context(), sess.UserID, rs)
+	}
+	if fe := input.FieldErrors(err); fe != nil {
+		return a.remindersPage(c, http.StatusUnprocessableEntity, failedForm(c, "reminders", err))
+	}
+	if err != nil {
+		return err
+	}
+	return a.seeOther(c, "/settings/reminders", "Reminders saved.")
+}
 
 // channelRow is a notification channel as the settings page lists it.
 type channelRow struct {
@@ -83,16 +139,16 @@ func (a *App) handleChannelCreate(c echo.Context) error {
 		err = input.ChannelError(err)
 	}
 	if input.FieldErrors(err) != nil {
-		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
+		return a.remindersPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
 	}
 	if err != nil {
 		return err
 	}
 	if made != "" {
 		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-		return a.settingsPage(c, http.StatusOK, settingsState{secret: made})
+		return a.remindersPage(c, http.StatusOK, settingsState{secret: made})
 	}
-	return a.seeOther(c, "/settings", "Channel added.")
+	return a.seeOther(c, "/settings/reminders#channels", "Channel added.")
 }
 
 // webChannel is the channel the path names, or the 404 of another
@@ -119,9 +175,9 @@ func (a *App) handleChannelToggle(c echo.Context) error {
 		return err
 	}
 	if in.Enabled {
-		return a.seeOther(c, "/settings", "Channel turned on.")
+		return a.seeOther(c, "/settings/reminders#channels", "Channel turned on.")
 	}
-	return a.seeOther(c, "/settings", "Channel turned off.")
+	return a.seeOther(c, "/settings/reminders#channels", "Channel turned off.")
 }
 
 // handleChannelTest sends the sample digest, as the API's test does;
@@ -133,12 +189,12 @@ func (a *App) handleChannelTest(c echo.Context) error {
 	}
 	err = a.o.TestChannel(c, ch)
 	if fe := input.FieldErrors(err); fe != nil {
-		return a.settingsPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID, testErr: fe["channel"][0]})
+		return a.remindersPage(c, http.StatusUnprocessableEntity, settingsState{testOf: ch.ID, testErr: fe["channel"][0]})
 	}
 	if err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings", "Test sent: check that it arrived.")
+	return a.seeOther(c, "/settings/reminders#channels", "Test sent: check that it arrived.")
 }
 
 func (a *App) handleChannelDelete(c echo.Context) error {
@@ -150,20 +206,7 @@ func (a *App) handleChannelDelete(c echo.Context) error {
 	if err := a.store.DeleteChannel(c.Request().Context(), sess.UserID, ch.ID); err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings", "Channel deleted.")
-}
-
-// settingsEditView is an edit page of the settings: one form, and the
-// way back to its section.
-type settingsEditView struct {
-	Form Form
-	Back string
-}
-
-// settingsEdit draws the edit page of one of the settings' rows.
-func (a *App) settingsEdit(c echo.Context, status int, title, back string, f Form) error {
-	return a.render(c, status, "settings_edit", Page{Title: title, Nav: "settings",
-		Data: settingsEditView{Form: f, Back: back}})
+	return a.seeOther(c, "/settings/reminders#channels", "Channel deleted.")
 }
 
 // channelEditForm is the form that edits ch: its name, and but for an
@@ -196,7 +239,7 @@ func (a *App) channelEditPage(c echo.Context, status int, ch store.Channel, valu
 	if ch.Name != nil && *ch.Name != "" {
 		title += " · " + *ch.Name
 	}
-	return a.settingsEdit(c, status, title, "/settings#channels", f)
+	return a.settingsEdit(c, status, title, "/settings/reminders#channels", f)
 }
 
 func (a *App) handleChannelEdit(c echo.Context) error {
@@ -231,5 +274,5 @@ func (a *App) handleChannelUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings#channels", "Channel saved.")
+	return a.seeOther(c, "/settings/reminders#channels", "Channel saved.")
 }

@@ -13,6 +13,30 @@ import (
 	"kith/store"
 )
 
+// dataView is the Data page: the exports, and the two imports.
+type dataView struct {
+	Import, VCard Form
+}
+
+func (a *App) fillData(c echo.Context, v *settingsView, st settingsState) error {
+	tok := csrf(c)
+	v.Import = Form{ID: "import", Action: "/settings/import", Submit: "Import", CSRF: tok, Multipart: true, Fields: []Field{
+		{Name: "file", Label: "Kith export (JSON)", Type: "file", Required: true,
+			Hint: "Restores an export into this account, which must have no people yet."},
+	}}.Fill(formOr(st.failed, "import", nil))
+	v.VCard = Form{ID: "vcard", Action: "/settings/import/vcard", Submit: "Import contacts", CSRF: tok, Multipart: true, Fields: []Field{
+		{Name: "file", Label: "vCard file (.vcf)", Type: "file", Required: true,
+			Hint: "Adds a person for each card, or updates the person a card came from."},
+	}}.Fill(formOr(st.failed, "vcard", nil))
+	switch st.form {
+	case "import":
+		v.Import.Errors = st.problems
+	case "vcard":
+		v.VCard.Errors = st.problems
+	}
+	return nil
+}
+
 // importView is the page that says what an import did.
 type importView struct {
 	Title string
@@ -55,7 +79,7 @@ func (a *App) importFailed(c echo.Context, status int, form string, err error) e
 			st.problems = append(st.problems, ve.ByField()[field]...)
 		}
 	}
-	return a.settingsPage(c, status, st)
+	return a.settingsPage(c, status, "data", st)
 }
 
 // handleImport restores a Kith export, sent as a file, as POST

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -10,6 +9,25 @@ import (
 	"kith/server/remind"
 	"kith/store"
 )
+
+// securityView is the Security page: the user's API keys.
+type securityView struct {
+	Keys []keyRow
+	Key  Form
+	// Token is a key just made, shown this once; TokenName its label.
+	Token     shown
+	TokenName string
+}
+
+func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) error {
+	var err error
+	if v.Keys, err = a.keyRows(c, a.datesOf(c)); err != nil {
+		return err
+	}
+	v.Key = keyForm(csrf(c)).Fill(formOr(st.failed, "key", nil))
+	v.Token, v.TokenName = shown{"new-key-token", st.token}, st.tokenName
+	return nil
+}
 
 // keyRow is an API key as the settings page lists it.
 type keyRow struct {
@@ -47,14 +65,14 @@ func (a *App) handleKeyCreate(c echo.Context) error {
 	p := input.FormParams(c)
 	label := p.RequiredText("label", 255)
 	if err := p.Err(); err != nil {
-		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "key", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, "security", failedForm(c, "key", err))
 	}
 	k, token, err := a.store.CreateAPIKey(c.Request().Context(), sess.UserID, label)
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return a.settingsPage(c, http.StatusOK, settingsState{token: token, tokenName: k.Name})
+	return a.settingsPage(c, http.StatusOK, "security", settingsState{token: token, tokenName: k.Name})
 }
 
 func (a *App) handleKeyDelete(c echo.Context) error {
@@ -70,29 +88,5 @@ func (a *App) handleKeyDelete(c echo.Context) error {
 	if err := a.store.DeleteAPIKey(c.Request().Context(), sess.UserID, id); err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings", "Key “"+remind.Clip(k.Name, 80)+"” revoked.")
-}
-
-// handleFeedCreate makes the calendar feed, or a new address for it
-// that voids the old one, and shows the address this once.
-func (a *App) handleFeedCreate(c echo.Context) error {
-	sess, _ := input.Session(c)
-	_, secret, err := a.store.CreateCalendarFeed(c.Request().Context(), sess.UserID)
-	if err != nil {
-		return err
-	}
-	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return a.settingsPage(c, http.StatusOK, settingsState{feedURL: a.base(c) + "/ical/" + secret + ".ics"})
-}
-
-func (a *App) handleFeedDelete(c echo.Context) error {
-	sess, _ := input.Session(c)
-	err := a.store.DeleteCalendarFeed(c.Request().Context(), sess.UserID)
-	if errors.Is(err, store.ErrCalendarFeedNotFound) {
-		return a.seeOther(c, "/settings", "There was no calendar feed to revoke.")
-	}
-	if err != nil {
-		return err
-	}
-	return a.seeOther(c, "/settings", "Calendar feed revoked: its address no longer works.")
+	return a.seeOther(c, "/settings/security", "Key “"+remind.Clip(k.Name, 80)+"” revoked.")
 }

@@ -65,17 +65,17 @@ func (a *App) handleRelationshipTypeCreate(c echo.Context) error {
 		_, err = a.store.CreateRelationshipType(c.Request().Context(), input.Account(c), in)
 	}
 	if input.FieldErrors(err) != nil {
-		return a.settingsPage(c, http.StatusUnprocessableEntity, failedForm(c, "relationship-type", err))
+		return a.settingsPage(c, http.StatusUnprocessableEntity, "lists", failedForm(c, "relationship-type", err))
 	}
 	if err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings#relationship-types", "Relationship type added.")
+	return a.seeOther(c, "/settings/lists#relationship-types", "Relationship type added.")
 }
 
 func (a *App) relationshipTypeEditPage(c echo.Context, status int, t store.RelationshipType, values url.Values, errs map[string][]string) error {
 	f := relationshipTypeForm(csrf(c), "relationship-type-edit", "/settings/relationship-types/"+itoa64(t.ID), "Save relationship type").Fill(values, errs)
-	return a.settingsEdit(c, status, "Edit relationship type · "+t.Name, "/settings#relationship-types", f)
+	return a.settingsEdit(c, status, "Edit relationship type · "+t.Name, "/settings/lists#relationship-types", f)
 }
 
 func (a *App) handleRelationshipTypeEdit(c echo.Context) error {
@@ -105,7 +105,7 @@ func (a *App) handleRelationshipTypeUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings#relationship-types", "Relationship type saved.")
+	return a.seeOther(c, "/settings/lists#relationship-types", "Relationship type saved.")
 }
 
 // handleRelationshipTypeDelete deletes a type that no relationship has;
@@ -117,10 +117,10 @@ func (a *App) handleRelationshipTypeDelete(c echo.Context) error {
 	}
 	err = input.RelationshipTypeError(a.store.DeleteRelationshipType(c.Request().Context(), input.Account(c), t.ID))
 	if fe := input.FieldErrors(err); fe != nil {
-		return a.settingsPage(c, http.StatusUnprocessableEntity, settingsState{inUseOf: t.ID, inUseErr: fe["relationship_type"][0]})
+		return a.settingsPage(c, http.StatusUnprocessableEntity, "lists", settingsState{inUseOf: t.ID, inUseErr: fe["relationship_type"][0]})
 	}
 	if err != nil {
 		return err
 	}
-	return a.seeOther(c, "/settings#relationship-types", "Relationship type “"+t.Name+"” deleted.")
+	return a.seeOther(c, "/settings/lists#relationship-types", "Relationship type “"+t.Name+"” deleted.")
 }

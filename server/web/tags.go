@@ -3,6 +3,8 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -34,12 +36,14 @@ func (a *App) handlePersonTags(c echo.Context) error {
 		return err
 	}
 	p := input.FormParams(c)
+	var typed []any
 	if text, ok := p.Value("tags").(string); ok {
-		p.Set("tags", splitTags(text, per.Tags))
+		typed = splitTags(text, per.Tags)
+		p.Set("tags", typed)
 	}
 	names := input.PersonTags(p)
 	if err := p.Err(); err != nil {
-		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{form: "tags", values: c.Request().PostForm, errs: tagErrors(err)})
+		return a.personPage(c, http.StatusUnprocessableEntity, per, failed{form: "tags", values: c.Request().PostForm, errs: tagErrors(err, typed)})
 	}
 	if _, err := a.store.SetPersonTags(c.Request().Context(), input.Account(c), per.ID, names); err != nil {
 		return err
@@ -94,16 +98,49 @@ func hasFold(names []string, name string) bool {
 	return false
 }
 
-// tagErrors are err's messages by field, those of one name (tags.2) under
-// the form's one field.
-func tagErrors(err error) map[string][]string {
-	out := map[string][]string{}
+// tagErrors are err's messages under the form's one field, worded by the
+// name they refuse: the API's name their place in its array ("The tags.2
+// field …"), which the field does not show.
+func tagErrors(err error, typed []any) map[string][]string {
 	ve, ok := err.(*input.ValidationError)
 	if !ok {
 		return nil
 	}
+	out := map[string][]string{}
 	for _, field := range ve.Fields() {
-		out["tags"] = append(out["tags"], ve.ByField()[field]...)
+		for _, msg := range ve.ByField()[field] {
+			out["tags"] = append(out["tags"], tagMessage(field, msg, typed))
+		}
 	}
 	return out
+}
+
+var (
+	tagTooLong  = regexp.MustCompile(`^The tags\.\d+ field must not be greater than (\d+) characters\.$`)
+	tagBadText  = regexp.MustCompile(`^The tags\.\d+ field format is invalid\.$`)
+	tagTooMany  = regexp.MustCompile(`^The tags field must not have more than (\d+) items\.$`)
+	tagPosition = regexp.MustCompile(`^tags\.(\d+)$`)
+)
+
+// tagMessage words one refusal of the tags for the page.
+func tagMessage(field, msg string, typed []any) string {
+	if m := tagTooMany.FindStringSubmatch(msg); m != nil {
+		return "A person may have at most " + m[1] + " tags."
+	}
+	name := ""
+	if m := tagPosition.FindStringSubmatch(field); m != nil {
+		if i, err := strconv.Atoi(m[1]); err == nil && i < len(typed) {
+			name, _ = typed[i].(string)
+		}
+	}
+	if name == "" {
+		return msg
+	}
+	if m := tagTooLong.FindStringSubmatch(msg); m != nil {
+		return "“" + name + "” is too long: a tag takes at most " + m[1] + " characters."
+	}
+	if tagBadText.MatchString(msg) {
+		return "“" + name + "” holds a character a tag cannot have."
+	}
+	return msg
 }

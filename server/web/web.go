@@ -100,6 +100,8 @@ var funcs = template.FuncMap{
 	},
 	// fid is a field's id, unique on a page that holds many forms.
 	"fid": func(form, field string) string { return form + "-" + field },
+	// field pairs a field with its form's ID for the partial "field".
+	"field": func(form string, f Field) formField { return formField{form, f} },
 }
 
 // query builds a link's query string from pairs of key and value,
