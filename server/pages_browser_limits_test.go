@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -15,9 +16,16 @@ import (
 // stylesheet, script and icons, and none is refused (web-app.md §8).
 func TestWebBrowserPagesAreNotAPICalls(t *testing.T) {
 	bin := browserBinary(t)
+	for _, w := range []int64{1280, 360} {
+		t.Run(fmt.Sprint(w, "px"), func(t *testing.T) { pagesInBrowser(t, bin, w) })
+	}
+}
+
+func pagesInBrowser(t *testing.T, bin string, w int64) {
 	e := newEnv(t, func(o *Options) { o.Limiter, o.PageLimiter = rate.New(5), rate.New(600) })
 	e.user("ada@example.com")
 	b := openBrowser(t, bin, e)
+	b.do(chromedp.EmulateViewport(w, 800))
 	b.open("/login")
 	b.sendKeys(b.labelled("Email"), "ada@example.com")
 	b.sendKeys(b.labelled("Password"), "correct horse")

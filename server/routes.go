@@ -84,6 +84,7 @@ func (s *Server) routes(corsOrigins []string) {
 	api.get("/api/export/vcard", s.handleVCardExport, auth)
 	api.POST("/api/import/vcard", s.handleVCardImport, auth)
 	api.POST("/api/import/monica", s.handleMonicaImport, auth)
+	api.POST("/api/import/csv", s.handleCSVImport, auth)
 	s.davRoutes(s.router(surfaceDAV))
 
 	api.get("/api/persons/:person/tasks", s.handleTaskList, auth)
