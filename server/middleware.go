@@ -264,7 +264,7 @@ var bodyLimits = map[string]int64{"/api/import": transfer.MaxImportBytes, "/api/
 	"/api/journals/:journal/entries/:year/:month/:day": maxEntryRequestBytes, "/journals/:journal/:year/:month/:day": maxEntryRequestBytes,
 	"/api/persons/:person/photo": photo.MaxBytes, "/people/:person/photo": photo.MaxBytes,
 	"/api/import/monica": transfer.MaxMonicaBytes, "/api/import/csv": transfer.MaxCSVBytes,
-	"/settings/import/monica": transfer.MaxMonicaBytes}
+	"/settings/import/monica": transfer.MaxMonicaBytes, "/settings/import/csv": transfer.MaxCSVBytes}
 
 // limitBody refuses bodies over input.MaxBodyBytes, or the route's own limit:
 // at once when the declared length is over, else when reading passes it.

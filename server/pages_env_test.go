@@ -130,6 +130,8 @@ type webRows struct {
 	person string
 	items  map[string]string
 	ids    map[string]string
+	// csvToken is a checked CSV file's :token; ids' is a Monica export's.
+	csvToken string
 }
 
 func (e *env) webRows(t *testing.T, key string) webRows {
@@ -168,7 +170,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":relationship": relationship,
 		":user":         e.invite(key, "invitee@example.com"),
 		":token":        e.monicaToken(t, key),
-	}}
+	}, csvToken: e.csvToken(t, key)}
 }
 
 // paths fills a route's parameters with the rows: one path, or one per
@@ -183,6 +185,9 @@ func (w webRows) paths(route string) []string {
 		}
 	}
 	for i, p := range paths {
+		if strings.HasPrefix(p, "/settings/import/csv/") {
+			p = strings.ReplaceAll(p, ":token", w.csvToken)
+		}
 		for param, id := range w.ids {
 			p = strings.ReplaceAll(p, param, id)
 		}

@@ -3,7 +3,9 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -55,9 +57,8 @@ func importToken(t testing.TB, pg page, kind string) string {
 	return strings.TrimPrefix(loc, prefix)
 }
 
-// monicaToken signs in as the user of key, checks webMonicaFile on the
-// Data page and answers the check's token, for the routes that take one.
-func (e *env) monicaToken(t testing.TB, key string) string {
+// signInKey signs in as the user of key.
+func (e *env) signInKey(t testing.TB, key string) *browser {
 	t.Helper()
 	var me struct {
 		Data struct {
@@ -67,9 +68,28 @@ func (e *env) monicaToken(t testing.TB, key string) string {
 	if err := json.Unmarshal([]byte(e.do(req{method: "GET", path: "/api/me", key: key}).body), &me); err != nil {
 		t.Fatal(err)
 	}
-	b := e.signIn(t, me.Data.Attributes.Email)
+	return e.signIn(t, me.Data.Attributes.Email)
+}
+
+// monicaToken signs in as the user of key, checks webMonicaFile on the
+// Data page and answers the check's token, for the routes that take one.
+func (e *env) monicaToken(t testing.TB, key string) string {
+	t.Helper()
+	b := e.signInKey(t, key)
 	b.get("/settings/data")
 	return importToken(t, b.upload("/settings/import/monica", "monica.json", webMonicaFile(t)), "monica")
+}
+
+// csvToken is monicaToken's for a spreadsheet whose columns are mapped.
+func (e *env) csvToken(t testing.TB, key string) string {
+	t.Helper()
+	b := e.signInKey(t, key)
+	b.get("/settings/data")
+	token := strings.TrimSuffix(importToken(t, b.uploadCSV("Name,Mail\nGrace,grace@example.com\n", ""), "csv"), "/columns")
+	b.get("/settings/import/csv/" + token + "/columns")
+	b.post("/settings/import/csv/"+token+"/columns", url.Values{"c0": {"first_name"}, "c1": {"email"}}).
+		redirects(t, "/settings/import/csv/"+token)
+	return token
 }
 
 // personNames are the first names of the account's persons, as the API
@@ -212,4 +232,112 @@ func TestWebImportMonica(t *testing.T) {
 	}
 	// A token that never was.
 	b.get("/settings/import/monica/"+url.PathEscape("nothing-here")).status(t, http.StatusGone)
+}
+
+// uploadCSV posts the Data page's CSV form: a file and a format.
+func (b *browser) uploadCSV(content, format string) page {
+	b.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	w.WriteField("csrf", b.csrf)
+	w.WriteField("format", format)
+	f, err := w.CreateFormFile("file", "contacts.csv")
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	f.Write([]byte(content))
+	w.Close()
+	r := httptest.NewRequest(http.MethodPost, "/settings/import/csv", &body)
+	r.Header.Set("Content-Type", w.FormDataContentType())
+	return b.send(r)
+}
+
+// TestWebImportCSV: Settings → Data checks a CSV file; Google's is
+// checked at once, another spreadsheet's columns are mapped first, each
+// by a select prefilled from its name; then Import, once.
+func TestWebImportCSV(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	e.user("bob@example.com")
+	b := e.signIn(t, "ada@example.com")
+	pg := b.get("/settings/data")
+	pg.has(t, `<h3 id="csv">Import a CSV file</h3>`, `action="/settings/import/csv" enctype="multipart/form-data"`,
+		`<label for="csv-file">CSV file`, `<label for="csv-format">Format</label>`, `<option value="" selected>Detect</option>`,
+		`<option value="google">Google Contacts</option>`, `<option value="outlook">Outlook</option>`,
+		`<option value="generic">Another spreadsheet</option>`)
+
+	// Refusals, beside their fields, the format kept.
+	pg = b.uploadCSV("First Name\nGrace\n", "bogus")
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="csv-format-err">The selected format is invalid.`)
+	b.get("/settings/data")
+	pg = b.uploadCSV("Name,Email\n\"Grace,grace@example.com\n", "generic")
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="csv-file-err">line 2: `, `<option value="generic" selected>Another spreadsheet</option>`)
+	b.get("/settings/data")
+	pg = b.uploadCSV("", "")
+	pg.has(t, `id="csv-file-err">The file field is required.`)
+
+	// Google's export: checked at once.
+	b.get("/settings/data")
+	google := "First Name,Last Name,E-mail 1 - Label,E-mail 1 - Value,Photo\nGrace,Hopper,* Work,grace@navy.example,https://x.example/p.jpg\n,,,,\n"
+	check := "/settings/import/csv/" + importToken(t, b.uploadCSV(google, ""), "csv")
+	pg = b.get(check)
+	pg.has(t, "<h1>Import a CSV file</h1>", "It has 1 row (Google Contacts).", "<dt>New people</dt><dd>1</dd>",
+		"<dt>Contact details</dt><dd>1</dd>", "Columns not read", "Photo")
+	pg.lacks(t, "Change what the columns hold")
+	b.follow(b.post(check, nil)).has(t, "Imported 1 person; updated 0.", "Grace Hopper")
+
+	// Another spreadsheet: its columns first.
+	b.get("/settings/data")
+	sheet := "Prénom;Nom;Courriel;Notes;Couleur\nAda;Lovelace;ada@example.com;Loves poetry;blue\nCharles;Babbage;not an email;;green\n"
+	pg = b.uploadCSV(sheet, "")
+	token := importToken(t, pg, "csv")
+	check = "/settings/import/csv/" + strings.TrimSuffix(token, "/columns")
+	if !strings.HasSuffix(token, "/columns") {
+		t.Fatalf("a spreadsheet goes to %s", pg.header.Get("Location"))
+	}
+	b.get(check).redirects(t, check+"/columns")
+	b.post(check, nil).redirects(t, check+"/columns")
+	pg = b.get(check + "/columns")
+	pg.status(t, http.StatusOK)
+	pg.has(t, "<h1>Import a CSV file</h1>", `<label for="columns-c0">Prénom</label>`, `<label for="columns-c2">Courriel</label>`,
+		`<select id="columns-c3" name="c3"><option value="first_name">First name</option>`,
+		`<option value="notes" selected>Notes</option>`, `<option value="ignore" selected>Ignore</option>`,
+		`<option value="postal_code">Postal code</option>`, ">Check file</button>", ">Cancel</button>")
+
+	// Bob, of another account, finds none of it.
+	bob := e.signIn(t, "bob@example.com")
+	bob.get(check+"/columns").status(t, http.StatusNotFound)
+	bob.get("/settings/data")
+	bob.post(check+"/columns", url.Values{"c0": {"first_name"}}).status(t, http.StatusNotFound)
+
+	columns := url.Values{"c0": {"first_name"}, "c1": {"last_name"}, "c2": {"email"}, "c3": {"notes"}, "c4": {"colour"}}
+	pg = b.post(check+"/columns", columns)
+	pg.status(t, http.StatusUnprocessableEntity)
+	pg.has(t, `id="columns-c4-err">The selected field is invalid.`, `<option value="email" selected>Email</option>`)
+	columns.Set("c4", "ignore")
+	b.post(check+"/columns", columns).redirects(t, check)
+	pg = b.get(check)
+	pg.has(t, "It has 2 rows (a spreadsheet).", "<dt>New people</dt><dd>2</dd>", "<dt>Notes</dt><dd>1</dd>",
+		"<strong>Line 3: Charles Babbage</strong> <span class=\"small muted\">· Courriel</span>", "Couleur",
+		`href="`+check+`/columns">Change what the columns hold`)
+	if got := e.personNames(t, key); got != "Grace" {
+		t.Fatalf("the check wrote persons: %q", got)
+	}
+	// The columns again show what was chosen.
+	b.get(check+"/columns").has(t, `<option value="email" selected>Email</option>`)
+	b.get(check)
+	pg = b.post(check, nil)
+	pg.redirects(t, "/people")
+	b.follow(pg).has(t, "Imported 2 people; updated 0.")
+	if got := e.personNames(t, key); got != "Grace,Ada,Charles" {
+		t.Errorf("imported: %q", got)
+	}
+	if body := e.do(req{method: "GET", path: "/api/persons?limit=100&q=ada@example.com", key: key}).body; !strings.Contains(body, "Lovelace") {
+		t.Errorf("no Ada by her email: %s", body)
+	}
+	b.get(check+"/columns").status(t, http.StatusGone)
+	b.get("/settings/data")
+	b.post(check, nil).status(t, http.StatusGone)
 }

@@ -28,10 +28,12 @@ type spooled struct {
 	path          string
 	size          int64
 	made          time.Time
-	// options are the import's own: a CSV file's format and mapping.
-	options map[string]string
-	// answer is the dry run's, as the confirmation page shows it.
-	answer any
+	// csv is a CSV file's format and mapping, and header its columns.
+	csv    transfer.CSVOptions
+	header []string
+	// answer is the dry run's, as the check's page shows it; nil until
+	// the columns of a CSV file are mapped.
+	answer *importOutcome
 }
 
 // spool holds the checked files of this process by token.
@@ -64,10 +66,26 @@ func (s *spool) keep(f *spooled, up *transfer.Upload, now time.Time) (string, er
 // find is the file of token if it is user's, in account, of kind, and
 // not expired. foreign says whether the token names a file of someone
 // else (a 404) rather than none at all (expired, or never made).
-func (s *spool) find(token, kind string, user, account int64, now time.Time) (f *spooled, foreign bool) {
+func (s *spool) find(token, kind string, user, account int64, now time.Time) (*spooled, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.findLocked(token, kind, user, account, now)
+	f, foreign := s.findLocked(token, kind, user, account, now)
+	if f == nil {
+		return nil, foreign
+	}
+	cp := *f // the caller reads it while another request may update it
+	return &cp, false
+}
+
+// update changes the file of token, if it is still kept.
+func (s *spool) update(token string, change func(*spooled)) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.files[token]
+	if f != nil {
+		change(f)
+	}
+	return f != nil
 }
 
 func (s *spool) findLocked(token, kind string, user, account int64, now time.Time) (*spooled, bool) {

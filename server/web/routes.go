@@ -122,4 +122,6 @@ func (a *App) Routes(pages, files Router) {
 		r.post("/settings/import/"+kind+"/:token", a.handlePeopleImportRun(kind), page, user)
 		r.post("/settings/import/"+kind+"/:token/cancel", a.handlePeopleImportCancel(kind), page, user)
 	}
+	r.get("/settings/import/csv/:token/columns", a.handleCSVColumns, page, user)
+	r.post("/settings/import/csv/:token/columns", a.handleCSVColumnsSave, page, user)
 }

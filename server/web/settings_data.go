@@ -15,7 +15,7 @@ import (
 
 // dataView is the Data page: the exports, and the two imports.
 type dataView struct {
-	Import, VCard, Monica Form
+	Import, VCard, Monica, CSV Form
 }
 
 func (a *App) fillData(c echo.Context, v *settingsView, st settingsState) error {
@@ -32,6 +32,7 @@ func (a *App) fillData(c echo.Context, v *settingsView, st settingsState) error 
 		{Name: "file", Label: "Monica export (JSON)", Type: "file", Required: true,
 			Hint: "Monica v4: Settings → Export → Export to JSON. Kith shows what it would import, and asks before it does."},
 	}}.Fill(formOr(st.failed, "monica", nil))
+	v.CSV = csvForm(tok).Fill(formOr(st.failed, "csv", nil))
 	switch st.form {
 	case "import":
 		v.Import.Errors = st.problems

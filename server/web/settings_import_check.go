@@ -13,12 +13,16 @@ const maxShown = 50
 // importCheckView is the check's page: a dry run's answer in words.
 type importCheckView struct {
 	Title string
+	// Columns offers to map a generic CSV file's columns again.
+	Columns bool
 	// Action is where Import posts; Cancel, where Cancel does.
-	Action, Cancel                    string
-	Created, Updated, Unchanged, Rows int
-	Format                            string
-	Counts, Dropped                   []fact
-	Skipped                           []importLine
+	Action, Cancel              string
+	Created, Updated, Unchanged int
+	// Rows are a CSV file's, in words ("480 rows"), and Format its
+	// format's name.
+	Rows, Format    string
+	Counts, Dropped []fact
+	Skipped         []importLine
 	// SkippedCount is every skipped record, listed or not.
 	SkippedCount   int
 	MoreSkipped    int
@@ -61,6 +65,9 @@ func newImportCheckView(title, base string, out importOutcome) importCheckView {
 	}
 	var problems []transfer.Problem
 	switch ans := out.answer.(type) {
+	case *transfer.CSVAnswer:
+		problems = ans.Problems
+		v.Rows, v.Format, v.IgnoredColumns = count(ans.Rows, "row", "rows"), csvFormatNames[ans.Format], ans.IgnoredColumns
 	case *transfer.MonicaAnswer:
 		problems = ans.Problems
 		for _, d := range []struct {
@@ -93,4 +100,12 @@ func lineOf(p transfer.Place) int {
 		return p.Line
 	}
 	return 0
+}
+
+// count is n of a thing in words: "1 row", "2 rows".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -1,9 +1,9 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -23,17 +23,26 @@ import (
 // this one before a restart) checked it.
 const msgImportExpired = "This import has expired: choose the file again."
 
-// peopleImports are the kinds of people import the pages run: how each
-// checks and imports a kept file.
-var peopleImports = map[string]struct {
+// peopleImport is a kind of people import, as the pages run it.
+type peopleImport struct {
 	title string
-	run   func(a *App, c echo.Context, up *transfer.Upload, f *spooled, dryRun bool) (importOutcome, error)
-}{
-	"monica": {"Import from Monica", (*App).runMonica},
+	// options are the form's fields the check reads beside the file.
+	options []string
+	// prepare reads the options and the file before the check into f;
+	// columns says that the person must map the file's columns first.
+	prepare func(a *App, c echo.Context, up *transfer.Upload, f *spooled) (columns bool, err error)
+	// run checks (dryRun) or imports the file as f's options say.
+	run func(a *App, c echo.Context, up *transfer.Upload, f *spooled, dryRun bool) (importOutcome, error)
+}
+
+// peopleImports are the kinds of people import the pages run.
+var peopleImports = map[string]peopleImport{
+	"monica": {title: "Import from Monica", run: (*App).runMonica},
+	"csv":    {title: "Import a CSV file", options: []string{"format"}, prepare: (*App).prepareCSV, run: (*App).runCSV},
 }
 
 // peopleImportKinds are peopleImports' keys, in the routes' order.
-var peopleImportKinds = []string{"monica"}
+var peopleImportKinds = []string{"monica", "csv"}
 
 // importOutcome is a people import's answer, as the pages show it.
 type importOutcome struct {
@@ -54,12 +63,14 @@ func (a *App) runMonica(c echo.Context, up *transfer.Upload, _ *spooled, dryRun 
 }
 
 // handlePeopleImportCheck checks the file of the form of kind by a dry
-// run, keeps it, and sends the browser to the check's page; a file Kith
-// refuses goes back to the Data page with its error beside the field.
+// run, keeps it, and sends the browser to the check's page (or first to
+// the page that maps its columns); a file Kith refuses goes back to the
+// Data page with its error beside the field.
 func (a *App) handlePeopleImportCheck(kind string) echo.HandlerFunc {
+	imp := peopleImports[kind]
 	return func(c echo.Context) error {
 		sess, _ := input.Session(c)
-		up, err := transfer.ReadUpload(c.Request(), nil, input.ErrInvalidJSON)
+		up, err := transfer.ReadUpload(c.Request(), imp.options, input.ErrInvalidForm)
 		if err != nil {
 			return a.peopleImportFailed(c, kind, err)
 		}
@@ -70,30 +81,45 @@ func (a *App) handlePeopleImportCheck(kind string) echo.HandlerFunc {
 			}
 		}()
 		f := &spooled{kind: kind, user: sess.UserID, account: sess.AccountID}
-		out, err := peopleImports[kind].run(a, c, up, f, true)
-		if err != nil {
-			return a.peopleImportFailed(c, kind, err)
+		columns := false
+		if imp.prepare != nil {
+			if columns, err = imp.prepare(a, c, up, f); err != nil {
+				return a.peopleImportFailed(c, kind, err)
+			}
 		}
-		f.answer = out
+		if !columns {
+			out, err := imp.run(a, c, up, f, true)
+			if err != nil {
+				return a.peopleImportFailed(c, kind, err)
+			}
+			f.answer = &out
+		}
 		token, err := a.spool.keep(f, up, a.store.Now())
 		if err != nil {
 			return err
 		}
 		kept = true
-		return c.Redirect(http.StatusSeeOther, "/settings/import/"+kind+"/"+token)
+		to := "/settings/import/" + kind + "/" + token
+		if columns {
+			to += "/columns"
+		}
+		return c.Redirect(http.StatusSeeOther, to)
 	}
 }
 
-// peopleImportFailed answers a refused file: the Data page, its form open
-// with the error beside its file field.
+// peopleImportFailed answers a refused file: the Data page, its form
+// open with the error beside its file field (or the field it names), the
+// options chosen kept.
 func (a *App) peopleImportFailed(c echo.Context, kind string, err error) error {
-	if input.FieldErrors(err) != nil {
-		return a.importFailed(c, http.StatusUnprocessableEntity, kind, err)
+	status := http.StatusUnprocessableEntity
+	if input.FieldErrors(err) == nil {
+		ie, ok := err.(*input.Error)
+		if !ok || ie.Status >= http.StatusInternalServerError {
+			return err
+		}
+		status, err = ie.Status, input.Invalid("file", ie.Message)
 	}
-	if ie, ok := err.(*input.Error); ok && ie.Status < http.StatusInternalServerError {
-		return a.importFailed(c, ie.Status, kind, input.Invalid("file", ie.Message))
-	}
-	return err
+	return a.settingsPage(c, status, "data", failedForm(c, kind, err))
 }
 
 // importTooLarge answers a file over its import's limit, which the
@@ -109,7 +135,8 @@ func (a *App) importTooLarge(c echo.Context, message string) bool {
 	if sess, ok := input.Session(c); !ok || !sess.Verified {
 		return false
 	}
-	err := a.importFailed(c, http.StatusRequestEntityTooLarge, kind, input.Invalid("file", message))
+	err := a.settingsPage(c, http.StatusRequestEntityTooLarge, "data",
+		settingsState{failed: failed{form: kind, errs: input.FieldErrors(input.Invalid("file", message))}})
 	if err != nil {
 		a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("writing the Data page failed")
 	}
@@ -118,7 +145,8 @@ func (a *App) importTooLarge(c echo.Context, message string) bool {
 
 // importExpired is the Data page saying that the check's file is gone.
 func (a *App) importExpired(c echo.Context, kind string) error {
-	return a.importFailed(c, http.StatusGone, kind, input.Invalid("file", msgImportExpired))
+	return a.settingsPage(c, http.StatusGone, "data",
+		settingsState{failed: failed{form: kind, errs: input.FieldErrors(input.Invalid("file", msgImportExpired))}})
 }
 
 // spooledOf is the kept file the path's token names: another user's is
@@ -147,9 +175,12 @@ func (a *App) handlePeopleImportShow(kind string) echo.HandlerFunc {
 		if f == nil {
 			return err
 		}
-		out := f.answer.(importOutcome)
 		base := "/settings/import/" + kind + "/" + c.Param("token")
-		v := newImportCheckView(peopleImports[kind].title, base, out)
+		if f.answer == nil {
+			return c.Redirect(http.StatusSeeOther, base+"/columns")
+		}
+		v := newImportCheckView(peopleImports[kind].title, base, *f.answer)
+		v.Columns = f.csv.Format == transfer.CSVGeneric
 		return a.render(c, http.StatusOK, "settings_import_check", Page{Title: v.Title, Nav: "settings", Data: v})
 	}
 }
@@ -161,6 +192,10 @@ func (a *App) handlePeopleImportRun(kind string) echo.HandlerFunc {
 		f, err := a.spooledOf(c, kind, true)
 		if f == nil {
 			return err
+		}
+		if f.answer == nil { // Import before the columns were mapped
+			a.spool.putBack(c.Param("token"), f)
+			return c.Redirect(http.StatusSeeOther, "/settings/import/"+kind+"/"+c.Param("token")+"/columns")
 		}
 		file, err := os.Open(f.path)
 		if err != nil {
@@ -178,7 +213,7 @@ func (a *App) handlePeopleImportRun(kind string) echo.HandlerFunc {
 		if err != nil {
 			return a.peopleImportFailed(c, kind, err)
 		}
-		return a.seeOther(c, "/people", fmt.Sprintf("Imported %s; updated %d.", people(out.Created), out.Updated))
+		return a.seeOther(c, "/people", "Imported "+count(out.Created, "person", "people")+"; updated "+strconv.Itoa(out.Updated)+".")
 	}
 }
 
@@ -195,12 +230,4 @@ func (a *App) handlePeopleImportCancel(kind string) echo.HandlerFunc {
 		}
 		return a.seeOther(c, "/settings/data", "Import cancelled: nothing was imported.")
 	}
-}
-
-// people is a number of people in words.
-func people(n int) string {
-	if n == 1 {
-		return "1 person"
-	}
-	return fmt.Sprintf("%d people", n)
 }
