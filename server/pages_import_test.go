@@ -186,6 +186,13 @@ func TestWebImportMonica(t *testing.T) {
 		other.post(check+"/cancel", nil).status(t, http.StatusNotFound)
 	}
 	b.get(check).status(t, http.StatusOK)
+	// Import and Cancel without the session's token do nothing.
+	b.post(check, url.Values{"csrf": {"forged"}}).status(t, http.StatusForbidden)
+	b.post(check+"/cancel", url.Values{"csrf": {"forged"}}).status(t, http.StatusForbidden)
+	if got := e.personNames(t, key); got != "" {
+		t.Fatalf("a forged Import wrote persons: %s", got)
+	}
+	b.get(check).status(t, http.StatusOK)
 
 	// Import: the people, a flash, the check gone.
 	pg = b.post(check, nil)
@@ -312,6 +319,10 @@ func TestWebImportCSV(t *testing.T) {
 	bob.get("/settings/data")
 	bob.post(check+"/columns", url.Values{"c0": {"first_name"}}).status(t, http.StatusNotFound)
 
+	b.get(check + "/columns")
+	b.post(check+"/columns", url.Values{"csrf": {"forged"}, "c0": {"first_name"}}).status(t, http.StatusForbidden)
+	b.get(check).redirects(t, check+"/columns")
+	b.get(check + "/columns")
 	columns := url.Values{"c0": {"first_name"}, "c1": {"last_name"}, "c2": {"email"}, "c3": {"notes"}, "c4": {"colour"}}
 	pg = b.post(check+"/columns", columns)
 	pg.status(t, http.StatusUnprocessableEntity)
