@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -12,8 +14,9 @@ import (
 
 // An import from Settings → Data is two requests: the file is checked (a
 // dry run) and its answer shown, then imported when the person says so.
-// Between the two, the file waits in a temporary file of this process,
-// named by a random token that only its user, in its account, can use.
+// Between the two, the file waits in a directory of the system's temporary
+// one, named by a random token that only its user, in its account, can
+// use.
 // The tokens are in memory: behind several servers, the confirmation must
 // reach the server that checked the file (sticky sessions), else it finds
 // no token and asks for the file again, as after a restart.
@@ -40,9 +43,21 @@ type spooled struct {
 type spool struct {
 	mu    sync.Mutex
 	files map[string]*spooled
+	// dir holds the files, and those a server that stopped left behind,
+	// which keep deletes once they are older than spoolLife, every
+	// orphanEvery at most (lastOrphans, by the machine's clock, which
+	// dates the files).
+	dir         string
+	lastOrphans time.Time
 }
 
-func newSpool() *spool { return &spool{files: map[string]*spooled{}} }
+// orphanEvery is how often keep looks for files left behind.
+const orphanEvery = 10 * time.Minute
+
+func newSpool() *spool {
+	return &spool{files: map[string]*spooled{},
+		dir: filepath.Join(os.TempDir(), "kith-imports-"+strconv.Itoa(os.Getuid()))}
+}
 
 // keep takes over up's temporary file (Close no longer removes it) and
 // names it by a new token.
@@ -56,11 +71,41 @@ func (s *spool) keep(f *spooled, up *transfer.Upload, now time.Time) (string, er
 		return "", err
 	}
 	f.path, f.size, f.made = up.File.Name(), up.Size, now
+	// Into the spool's own directory, where the files left behind are
+	// found; where it cannot be made, the file stays where it is.
+	if err := os.MkdirAll(s.dir, 0o700); err == nil {
+		to := filepath.Join(s.dir, rand.Text())
+		if os.Rename(f.path, to) == nil {
+			f.path = to
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweep(now)
+	s.sweepOrphans()
 	s.files[token] = f
 	return token, nil
+}
+
+// sweepOrphans deletes the files of the spool's directory older than
+// spoolLife that no token names: a stopped server's. The caller holds mu.
+func (s *spool) sweepOrphans() {
+	now := time.Now()
+	if now.Sub(s.lastOrphans) < orphanEvery {
+		return
+	}
+	s.lastOrphans = now
+	kept := map[string]bool{}
+	for _, f := range s.files {
+		kept[f.path] = true
+	}
+	entries, _ := os.ReadDir(s.dir)
+	for _, e := range entries {
+		path := filepath.Join(s.dir, e.Name())
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && !kept[path] && now.Sub(info.ModTime()) > spoolLife {
+			os.Remove(path)
+		}
+	}
 }
 
 // find is the file of token if it is user's, in account, of kind, and

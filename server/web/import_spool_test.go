@@ -2,6 +2,7 @@ package web
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,6 +31,17 @@ func exists(path string) bool {
 // is taken once; it is deleted when dropped, and when an hour old.
 func TestSpool(t *testing.T) {
 	s := newSpool()
+	s.dir = t.TempDir()
+	orphan, fresh := filepath.Join(s.dir, "left-behind"), filepath.Join(s.dir, "another-server's")
+	for _, p := range []string{orphan, fresh} {
+		if err := os.WriteFile(p, []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-spoolLife - time.Minute)
+	if err := os.Chtimes(orphan, old, old); err != nil {
+		t.Fatal(err)
+	}
 	now := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
 	up := spooledUpload(t)
 	token, err := s.keep(&spooled{kind: "monica", user: 1, account: 10}, up, now)
@@ -39,7 +51,12 @@ func TestSpool(t *testing.T) {
 	if len(token) < 40 {
 		t.Errorf("a short token: %q", token)
 	}
-	path := up.File.Name()
+	if exists(up.File.Name()) {
+		t.Errorf("the upload's file is still where ReadUpload put it")
+	}
+	if exists(orphan) || !exists(fresh) {
+		t.Errorf("left behind: the hour-old file is there %v, the fresh one %v", exists(orphan), exists(fresh))
+	}
 	for _, c := range []struct {
 		kind          string
 		user, account int64
@@ -52,7 +69,7 @@ func TestSpool(t *testing.T) {
 		t.Errorf("an unknown token finds %v, foreign %v", f, foreign)
 	}
 	f, _ := s.take(token, "monica", 1, 10, now)
-	if f == nil || f.path != path || f.size != 2 {
+	if f == nil || filepath.Dir(f.path) != s.dir || f.size != 2 {
 		t.Fatalf("take: %+v", f)
 	}
 	if again, _ := s.take(token, "monica", 1, 10, now); again != nil {
@@ -62,6 +79,7 @@ func TestSpool(t *testing.T) {
 	if f, _ := s.find(token, "monica", 1, 10, now.Add(spoolLife)); f == nil {
 		t.Errorf("put back, then gone within the hour")
 	}
+	path := f.path
 	if !exists(path) {
 		t.Fatalf("the file is gone while kept")
 	}
@@ -79,7 +97,7 @@ func TestSpool(t *testing.T) {
 	}
 	f2, _ := s.take(token2, "monica", 1, 10, now.Add(spoolLife+time.Second))
 	f2.drop()
-	if exists(up2.File.Name()) {
+	if exists(f2.path) {
 		t.Errorf("a dropped file is still there")
 	}
 }
