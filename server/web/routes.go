@@ -117,11 +117,11 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/settings/import", a.handleImport, page, user)
 	r.post("/settings/import/vcard", a.handleVCardImport, page, user)
 	for _, kind := range peopleImportKinds {
-		r.post("/settings/import/"+kind, a.handlePeopleImportCheck(kind), page, user)
+		r.post("/settings/import/"+kind, a.handlePeopleImportCheck(kind), page, longImport, user)
 		r.get("/settings/import/"+kind+"/:token", a.handlePeopleImportShow(kind), page, user)
-		r.post("/settings/import/"+kind+"/:token", a.handlePeopleImportRun(kind), page, user)
+		r.post("/settings/import/"+kind+"/:token", a.handlePeopleImportRun(kind), page, longImport, user)
 		r.post("/settings/import/"+kind+"/:token/cancel", a.handlePeopleImportCancel(kind), page, user)
 	}
 	r.get("/settings/import/csv/:token/columns", a.handleCSVColumns, page, user)
-	r.post("/settings/import/csv/:token/columns", a.handleCSVColumnsSave, page, user)
+	r.post("/settings/import/csv/:token/columns", a.handleCSVColumnsSave, page, longImport, user)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,6 +23,24 @@ import (
 // an hour passed, it was imported or cancelled, or another server (or
 // this one before a restart) checked it.
 const msgImportExpired = "This import has expired: choose the file again."
+
+// importTime is how long an import's file may take to arrive, and its
+// check or import to run, as the API's import routes allow: longer than
+// the server's 30 s for a request.
+const importTime = 10 * time.Minute
+
+// longImport gives a signed-in user's request importTime, before the form
+// (its file) is read.
+func longImport(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if _, ok := input.Session(c); ok {
+			rc := http.NewResponseController(c.Response())
+			_ = rc.SetReadDeadline(time.Now().Add(importTime)) // unsupported in tests
+			_ = rc.SetWriteDeadline(time.Now().Add(importTime))
+		}
+		return next(c)
+	}
+}
 
 // peopleImport is a kind of people import, as the pages run it.
 type peopleImport struct {
