@@ -23,7 +23,7 @@ var sections = []section{
 	{"profile", "Profile", "Your name, email, birthday, time zone and password."},
 	{"reminders", "Reminders", "When the daily digest goes out, and the channels it goes to."},
 	{"phone", "Phone and calendar", "Sync your phone's contacts over CardDAV; subscribe to a calendar feed."},
-	{"data", "Data", "Export everything, restore a Kith export, import a vCard file."},
+	{"data", "Data", "Export everything; import from Monica, a CSV file or a vCard file; restore a Kith export."},
 	{"lists", "Lists", "Task categories, genders and relationship types."},
 	{"security", "Security", "API keys for scripts, apps and phones."},
 	{"users", "Users", "Who shares this account, and inviting someone."},
