@@ -162,6 +162,16 @@ func (s *Server) handleTwoFactorCreate(c echo.Context) error {
 
 func (s *Server) handleTwoFactorConfirm(c echo.Context) error {
 	sess, _ := input.Session(c)
+	// §2's order: the state's 409s before any parameter's 422.
+	tf, err := s.store.UserTwoFactor(c.Request().Context(), sess.UserID)
+	switch {
+	case err != nil:
+		return err
+	case tf.Enabled():
+		return errTwoFactorOn
+	case tf.Pending == "":
+		return errNothingToConfirm
+	}
 	p, err := input.ReadParams(c)
 	if err != nil {
 		return err
