@@ -23,6 +23,7 @@ import (
 	"kith/server"
 	"kith/server/mail"
 	"kith/server/photo/phototest"
+	"kith/server/totp"
 	"kith/store"
 	"kith/store/storetest"
 )
@@ -137,6 +138,14 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	a.must(200, http.MethodPost, "/api/invitations/accept", "", `{"token":"`+a.link(t, "carol@example.com")+`","password":"carol's password"}`)
 	_, body = a.must(200, http.MethodPost, "/api/login", "", `{"email":"carol@example.com","password":"carol's password"}`)
 	carol := tokenOf(t, body)
+	// Carol turns two-factor on: a secret and its recovery codes.
+	_, body = a.must(201, http.MethodPost, "/api/me/two-factor", carol, "")
+	var setup struct{ Data struct{ Secret string } }
+	if err := json.Unmarshal([]byte(body), &setup); err != nil || setup.Data.Secret == "" {
+		t.Fatalf("two-factor setup: %v %s", err, body)
+	}
+	a.must(200, http.MethodPost, "/api/me/two-factor/confirm", carol,
+		`{"code":"`+totp.Code(setup.Data.Secret, totp.Step(copyClock))+`"}`)
 	a.must(200, http.MethodPut, "/api/me", carol, `{"first_name":"Carol","last_name":"Joined","email":"carol.new@example.com"}`)
 
 	_, body = a.must(200, http.MethodGet, "/api/administration/logs", token, "")
@@ -158,7 +167,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",
 		"/api/journals/" + journal + "/entries/2026/3/15",
 		"/api/administration/logs", "/api/administration/logs?page=2", "/api/administration/logs/" + logs.Data[0].ID,
-		"/api/me/calendar-feed", feedPath,
+		"/api/me/calendar-feed", feedPath, "/api/me/two-factor",
 		"/api/administration/relationship-types", "/api/administration/relationship-types/" + relType,
 		pp + "/relationships", "/api/persons/" + dwight + "/relationships",
 		"/api/tags", "/api/tags/" + fmt.Sprint(tags.Data[1].ID), "/api/persons?tag=book+club",

@@ -93,7 +93,7 @@ func listUsers(ctx context.Context, cfg *config.Config, stdout io.Writer) error 
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEMAIL\tACCOUNT\tVERIFIED\tCREATED\tLAST SEEN")
+	fmt.Fprintln(tw, "ID\tEMAIL\tACCOUNT\tVERIFIED\tCREATED\tLAST SEEN\tTWO-FACTOR")
 	for _, u := range users {
 		verified := "no"
 		switch {
@@ -102,7 +102,11 @@ func listUsers(ctx context.Context, cfg *config.Config, stdout io.Writer) error 
 		case u.Verified():
 			verified = "yes"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", u.ID, u.Email, u.AccountID, verified, timeOf(&u.CreatedAt), timeOf(u.LastSeenAt))
+		twoFactor := "off"
+		if u.TwoFactor {
+			twoFactor = "on"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\n", u.ID, u.Email, u.AccountID, verified, timeOf(&u.CreatedAt), timeOf(u.LastSeenAt), twoFactor)
 	}
 	return tw.Flush()
 }

@@ -96,14 +96,14 @@ func TestUserList(t *testing.T) {
 		t.Fatalf("user list: %d %q %q", code, out, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 4 || !regexp.MustCompile(`^ID +EMAIL +ACCOUNT +VERIFIED +CREATED +LAST SEEN$`).MatchString(lines[0]) {
+	if len(lines) != 4 || !regexp.MustCompile(`^ID +EMAIL +ACCOUNT +VERIFIED +CREATED +LAST SEEN +TWO-FACTOR$`).MatchString(lines[0]) {
 		t.Fatalf("user list:\n%s", out)
 	}
 	when := `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`
 	for i, want := range []string{
-		`^1 +grace@example\.com +1 +yes +` + when + ` +` + when + `$`,
-		`^2 +ada@example\.com +1 +yes +` + when + ` +-$`, // never signed in
-		`^3 +alan@example\.com +2 +yes +` + when + ` +` + when + `$`,
+		`^1 +grace@example\.com +1 +yes +` + when + ` +` + when + ` +off$`,
+		`^2 +ada@example\.com +1 +yes +` + when + ` +- +off$`, // never signed in
+		`^3 +alan@example\.com +2 +yes +` + when + ` +` + when + ` +off$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(lines[i+1]) {
 			t.Errorf("line %d %q does not match %s", i+1, lines[i+1], want)

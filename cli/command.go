@@ -68,6 +68,8 @@ func splitCommand(args []string) (string, []string) {
 		return "help", args[1:]
 	case strings.HasPrefix(args[0], "-"):
 		return "serve", args
+	case len(args) > 2 && findCommand(args[0]+" "+args[1]+" "+args[2]) != nil:
+		return args[0] + " " + args[1] + " " + args[2], args[3:]
 	case len(args) > 1 && findCommand(args[0]+" "+args[1]) != nil:
 		return args[0] + " " + args[1], args[2:]
 	}

@@ -158,18 +158,19 @@ func TestUsage(t *testing.T) {
 // the command's own flags and those of every command.
 func TestHelpOfEveryCommand(t *testing.T) {
 	own := map[string][]string{
-		"user create":    {"--email EMAIL", "--first-name NAME", "--last-name NAME", "--password PASSWORD", "--account ID"},
-		"user verify":    {"--email EMAIL"},
-		"user set-email": {"--email EMAIL", "--new-email EMAIL"},
-		"user password":  {"--email EMAIL", "--password-stdin", "--revoke-keys"},
-		"user delete":    {"--email EMAIL", "--yes"},
-		"key list":       {"--email EMAIL"},
-		"key revoke":     {"--email EMAIL", "--id ID"},
-		"backup":         {"--out FILE"},
-		"restore":        {"--from FILE"},
-		"copy":           {"--from DB", "--to DB"},
-		"export":         {"--email EMAIL", "--out FILE"},
-		"import":         {"--email EMAIL", "--from FILE"},
+		"user create":             {"--email EMAIL", "--first-name NAME", "--last-name NAME", "--password PASSWORD", "--account ID"},
+		"user verify":             {"--email EMAIL"},
+		"user set-email":          {"--email EMAIL", "--new-email EMAIL"},
+		"user password":           {"--email EMAIL", "--password-stdin", "--revoke-keys"},
+		"user delete":             {"--email EMAIL", "--yes"},
+		"user two-factor disable": {"--email EMAIL"},
+		"key list":                {"--email EMAIL"},
+		"key revoke":              {"--email EMAIL", "--id ID"},
+		"backup":                  {"--out FILE"},
+		"restore":                 {"--from FILE"},
+		"copy":                    {"--from DB", "--to DB"},
+		"export":                  {"--email EMAIL", "--out FILE"},
+		"import":                  {"--email EMAIL", "--from FILE"},
 	}
 	for _, c := range commands {
 		code, help, errOut := runKith(append([]string{"help"}, strings.Fields(c.name)...)...)

@@ -28,14 +28,34 @@ func (s *Server) handleLogin(c echo.Context) error {
 	}
 	email := p.Email("email", 255)
 	password := p.Password("password", 255)
+	code := p.Text("code", 255)
 	if err := p.Err(); err != nil {
 		return err
 	}
 
-	u, err := s.checkLogin(c, email, password, viaAPI)
+	u, err := s.checkPasswordStep(c, email, password, viaAPI)
 	if err != nil {
 		return err
 	}
+	tf, err := s.store.UserTwoFactor(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	if tf.Enabled() {
+		if code == nil || *code == "" {
+			return errCodeRequired
+		}
+		how, err := s.useSecondFactor(c.Request().Context(), u.ID, tf, *code)
+		if err != nil {
+			return err
+		}
+		if how == "" {
+			s.failLogin(c, email, viaAPI)
+			return errCodeInvalid
+		}
+		s.log.Info().Int64("user_id", u.ID).Str("via", viaAPI).Str("second_factor", how).Msg("sign-in with a second factor")
+	}
+	s.clearLogin(c, email)
 	if !u.Verified() {
 		return errUnverified
 	}
@@ -127,16 +147,51 @@ func (s *Server) handleHealth(c echo.Context) error {
 // back off too (s.accounts), so that many addresses do not make many
 // guessers. A refusal is an *input.Error: 401 or 429 with Retry-After.
 func (s *Server) checkLogin(c echo.Context, email, password string, via string) (store.User, error) {
-	throttle := email + "|" + clientKey(c.RealIP())
+	u, err := s.checkPasswordStep(c, email, password, via)
+	if err == nil {
+		s.clearLogin(c, email)
+	}
+	return u, err
+}
+
+// loginBlocked is ErrTooManyAttempts, with Retry-After, while either
+// throttle blocks the email.
+func (s *Server) loginBlocked(c echo.Context, email, via string) error {
 	if wait, blocked := s.accounts.Blocked(email); blocked {
 		s.metrics.throttledLogin(via)
 		setRetryAfter(c, wait)
-		return store.User{}, input.ErrTooManyAttempts
+		return input.ErrTooManyAttempts
 	}
-	if wait, blocked := s.logins.Blocked(throttle); blocked {
+	if wait, blocked := s.logins.Blocked(loginThrottle(c, email)); blocked {
 		s.metrics.throttledLogin(via)
 		setRetryAfter(c, wait)
-		return store.User{}, input.ErrTooManyAttempts
+		return input.ErrTooManyAttempts
+	}
+	return nil
+}
+
+// loginThrottle is the key of the throttle of one email from one address.
+func loginThrottle(c echo.Context, email string) string { return email + "|" + clientKey(c.RealIP()) }
+
+// failLogin counts a failed sign-in in both throttles.
+func (s *Server) failLogin(c echo.Context, email, via string) {
+	s.metrics.failedLogin(via)
+	s.logins.Fail(loginThrottle(c, email))
+	s.accounts.Fail(email)
+}
+
+// clearLogin forgets the failures of a whole sign-in's email.
+func (s *Server) clearLogin(c echo.Context, email string) {
+	s.logins.Clear(loginThrottle(c, email))
+	s.accounts.Clear(email)
+}
+
+// checkPasswordStep is checkLogin without clearing the throttles: with
+// two-factor on, a right password is only half a sign-in, and wrong codes
+// between code-less requests must still reach the block.
+func (s *Server) checkPasswordStep(c echo.Context, email, password string, via string) (store.User, error) {
+	if err := s.loginBlocked(c, email, via); err != nil {
+		return store.User{}, err
 	}
 	u, err := s.checkPassword(c.Request().Context(), email, password)
 	switch {
@@ -145,14 +200,10 @@ func (s *Server) checkLogin(c echo.Context, email, password string, via string) 
 		setRetryAfter(c, time.Second)
 		return store.User{}, input.ErrTooManyAttempts
 	case errors.Is(err, store.ErrInvalidCredentials):
-		s.metrics.failedLogin(via)
-		s.logins.Fail(throttle)
-		s.accounts.Fail(email)
+		s.failLogin(c, email, via)
 		return store.User{}, input.ErrInvalidCredentials
 	case err != nil:
 		return store.User{}, err
 	}
-	s.logins.Clear(throttle)
-	s.accounts.Clear(email)
 	return u, nil
 }

@@ -60,6 +60,10 @@ func (s *Server) routes(corsOrigins []string) {
 	api.get("/api/me/calendar-feed", s.handleCalendarFeedShow, auth)
 	api.POST("/api/me/calendar-feed", s.handleCalendarFeedCreate, auth)
 	api.DELETE("/api/me/calendar-feed", s.handleCalendarFeedDelete, auth)
+	api.get("/api/me/two-factor", s.handleTwoFactorShow, auth)
+	api.POST("/api/me/two-factor", s.handleTwoFactorCreate, auth)
+	api.POST("/api/me/two-factor/confirm", s.handleTwoFactorConfirm, auth)
+	api.DELETE("/api/me/two-factor", s.handleTwoFactorDelete, auth)
 
 	api.get("/api/persons", s.handlePersonList, auth)
 	api.POST("/api/persons", s.handlePersonCreate, auth)

@@ -178,8 +178,10 @@ func New(o Options) *Server {
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.web = web.New(web.Options{
 		Store: o.Store, Log: o.Logger, BaseURL: o.BaseURL, Base: s.base, OverHTTPS: s.overHTTPS, RequestID: requestID,
-		Login: func(c echo.Context, email, password string) (store.User, error) {
-			return s.checkLogin(c, email, password, viaWeb)
+		Login: s.webLogin, SecondFactor: s.webSecondFactor,
+		SetUpTwoFactor: s.setUpTwoFactor, ConfirmTwoFactor: s.confirmTwoFactor,
+		DisableTwoFactor: func(c echo.Context, email string, userID int64, password, code string) error {
+			return s.disableTwoFactor(c, email, userID, password, code, viaWeb)
 		},
 		ChangePassword: s.changePassword,
 		ResendWait:     s.resendWait, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,

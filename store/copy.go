@@ -21,7 +21,7 @@ var copyTables = []string{
 	"important_dates", "interactions", "stay_in_touch", "reminder_settings", "channels", "deleted_cards",
 	"relationship_types", "relationships",
 	"tags", "person_tags",
-	"photos",
+	"photos", "two_factor", "two_factor_recovery",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

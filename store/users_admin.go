@@ -24,6 +24,8 @@ type UserListing struct {
 	// key revoked takes its time with it, so this is when the user was last
 	// seen as far as the database still tells.
 	LastSeenAt *int64
+	// TwoFactor is whether the user's sign-in by password needs a code.
+	TwoFactor bool
 }
 
 // Users lists every user, in id order, with when each was last seen.
@@ -33,7 +35,8 @@ func (s *Store) Users(ctx context.Context) ([]UserListing, error) {
 				SELECT max(w.created_at) AS at FROM web_sessions w WHERE w.user_id = u.id
 				UNION ALL
 				SELECT max(coalesce(k.last_used_at, k.created_at)) AS at FROM api_keys k WHERE k.user_id = u.id
-			) seen)
+			) seen),
+			(SELECT count(*) FROM two_factor t WHERE t.user_id = u.id AND t.secret IS NOT NULL)
 		FROM users u ORDER BY u.id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list users: %w", err)
@@ -42,9 +45,11 @@ func (s *Store) Users(ctx context.Context) ([]UserListing, error) {
 	users := []UserListing{}
 	for rows.Next() {
 		var l UserListing
-		if err := scanUser(rows, &l.User, &l.LastSeenAt); err != nil {
+		var twoFactor int
+		if err := scanUser(rows, &l.User, &l.LastSeenAt, &twoFactor); err != nil {
 			return nil, fmt.Errorf("store: scan user: %w", err)
 		}
+		l.TwoFactor = twoFactor == 1
 		users = append(users, l)
 	}
 	if err := rows.Err(); err != nil {
@@ -197,7 +202,8 @@ func (d UserDeletion) AccountDeleted() bool { return d.OtherUsers == 0 }
 // references users ON DELETE CASCADE. logs is counted among the account's
 // when the account goes.
 var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "channels", "reminder_settings",
-	"invitations", "email_verifications", "logs"}
+	"invitations", "email_verifications", "logs",
+	"two_factor", "two_factor_recovery"}
 
 // accountRowTables are the tables of an account's rows, by account_id;
 // each references accounts ON DELETE CASCADE.

@@ -62,6 +62,13 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if _, _, err := s.CreateAPIKey(store.WithActor(ctx, u.ID), u.ID, "phone"); err != nil {
 		t.Fatal(err)
 	}
+	// Two-factor on, with its recovery codes (before the web session, which turning it on signs out).
+	if _, err := s.SetPendingTwoFactor(ctx, u.ID, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ConfirmTwoFactor(ctx, u.ID, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", 1, [][]byte{make([]byte, 32)}, 0); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.CreateWebSession(ctx, u.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,23 @@ type Options struct {
 	RequestID func(c echo.Context) string
 	// Login checks an email and password as the API's login does, under
 	// the same throttles; a refusal is an *input.Error (401 or 429).
+	// With two-factor on, a right password is ErrCodeNeeded, with the
+	// user: the Code step comes next, and the throttles are not cleared.
 	Login func(c echo.Context, email, password string) (store.User, error)
+	// SecondFactor checks the Code step's code (a TOTP code or a recovery
+	// code) for the user under the login throttles, counting a wrong one
+	// as a failed login; a refusal is an *input.Error (401 or 429).
+	SecondFactor func(c echo.Context, userID int64, code string) (store.User, error)
+	// SetUpTwoFactor makes the user a new pending secret; false while
+	// two-factor is on.
+	SetUpTwoFactor func(ctx context.Context, userID int64) (string, bool, error)
+	// ConfirmTwoFactor turns two-factor on with a code of the pending
+	// secret, signs out the user's web sessions but keep, and returns the
+	// recovery codes.
+	ConfirmTwoFactor func(ctx context.Context, userID int64, code string, keep int64) ([]string, error)
+	// DisableTwoFactor turns two-factor off behind the password and a
+	// code, as DELETE /api/me/two-factor does.
+	DisableTwoFactor func(c echo.Context, email string, userID int64, password, code string) error
 	// ChangePassword gives the user a new password and signs out their
 	// other web sessions (keep stays), hashing it in one of the server's
 	// password slots; every slot busy is a validation error on

@@ -54,6 +54,9 @@ func (a *App) handleLogin(c echo.Context) error {
 		return a.loginPage(c, http.StatusUnprocessableEntity, c.Request().PostForm.Get("email"), input.FieldErrors(err), "")
 	}
 	u, err := a.o.Login(c, email, password)
+	if errors.Is(err, ErrCodeNeeded) {
+		return a.startCodeStep(c, u.ID)
+	}
 	var ae *input.Error
 	if errors.As(err, &ae) {
 		return a.loginPage(c, ae.Status, email, nil, webLoginRefusal(c, ae))

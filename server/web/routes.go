@@ -42,6 +42,7 @@ func (a *App) Routes(pages, files Router) {
 	page, user, key := webSecurity, a.requireWebUser, a.requireWebKey
 	r.get("/login", a.handleLoginPage, page)
 	r.post("/login", a.handleLogin, page)
+	r.post("/login/code", a.handleLoginCode, page)
 	r.get("/api/invitations/accept", a.handleJoinPage, page)
 	r.post("/join", a.handleJoin, page)
 	r.post("/logout", a.handleLogout, page, key)
@@ -92,6 +93,9 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/settings/reminders", a.handleReminders, page, user)
 	r.post("/settings/keys", a.handleKeyCreate, page, user)
 	r.post("/settings/keys/:key/delete", a.handleKeyDelete, page, user)
+	r.post("/settings/two-factor", a.handleTwoFactorSetUp, page, user)
+	r.post("/settings/two-factor/confirm", a.handleTwoFactorConfirm, page, user)
+	r.post("/settings/two-factor/delete", a.handleTwoFactorOff, page, user)
 	r.post("/settings/channels", a.handleChannelCreate, page, user)
 	r.post("/settings/channels/:channel/toggle", a.handleChannelToggle, page, user)
 	r.post("/settings/channels/:channel/test", a.handleChannelTest, page, user)

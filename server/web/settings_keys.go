@@ -17,6 +17,7 @@ type securityView struct {
 	// Token is a key just made, shown this once; TokenName its label.
 	Token     shown
 	TokenName string
+	TwoFactor twoFactorView
 }
 
 func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) error {
@@ -26,7 +27,7 @@ func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) er
 	}
 	v.Key = keyForm(csrf(c)).Fill(formOr(st.failed, "key", nil))
 	v.Token, v.TokenName = shown{"new-key-token", st.token}, st.tokenName
-	return nil
+	return a.fillTwoFactor(c, v, st)
 }
 
 // keyRow is an API key as the settings page lists it.
