@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -16,19 +15,14 @@ import (
 // (the form wins).
 func (s *Server) handleCSVImport(c echo.Context) error {
 	sess, _ := input.Session(c)
-	// A large file takes longer to arrive, and to import, than the
-	// server's 30 s for a request.
-	rc := http.NewResponseController(c.Response())
-	_ = rc.SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
-	_ = rc.SetWriteDeadline(time.Now().Add(transferTime))
+	takeTime(c)
 	up, err := transfer.ReadUpload(c.Request(), []string{"dry_run", "format", "mapping"}, input.ErrInvalidForm)
 	if err != nil {
 		return err
 	}
 	defer up.Close()
-	p := input.NewParams(map[string]any{"dry_run": up.Options["dry_run"]})
-	dryRun := p.Boolean("dry_run")
-	if err := p.Err(); err != nil {
+	dry, err := dryRun(up)
+	if err != nil {
 		return err
 	}
 	format, _ := up.Options["format"].(string)
@@ -43,7 +37,7 @@ func (s *Server) handleCSVImport(c echo.Context) error {
 	// The file, at most 20 MiB, is read into memory once: it is read
 	// twice, checked whole and then written a row at a time.
 	out, err := transfer.ImportCSV(c.Request().Context(), s.store, sess.AccountID, sess.Timezone, up.File, up.Size,
-		transfer.CSVOptions{Format: format, Mapping: m}, dryRun != nil && *dryRun)
+		transfer.CSVOptions{Format: format, Mapping: m}, dry)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,11 +14,7 @@ import (
 // a multipart form; dry_run in the query or the form (the form wins).
 func (s *Server) handleMonicaImport(c echo.Context) error {
 	sess, _ := input.Session(c)
-	// A large file takes longer to arrive, and to import, than the
-	// server's 30 s for a request.
-	rc := http.NewResponseController(c.Response())
-	_ = rc.SetReadDeadline(time.Now().Add(transferTime)) // unsupported in tests
-	_ = rc.SetWriteDeadline(time.Now().Add(transferTime))
+	takeTime(c)
 	// The file goes to a temporary file, which the import reads twice
 	// (checked, then written) without holding it in memory.
 	up, err := transfer.ReadUpload(c.Request(), []string{"dry_run"}, input.ErrInvalidJSON)
@@ -27,13 +22,12 @@ func (s *Server) handleMonicaImport(c echo.Context) error {
 		return err
 	}
 	defer up.Close()
-	p := input.NewParams(up.Options)
-	dryRun := p.Boolean("dry_run")
-	if err := p.Err(); err != nil {
+	dry, err := dryRun(up)
+	if err != nil {
 		return err
 	}
 	out, err := transfer.ImportMonicaUpload(c.Request().Context(), s.store, sess.AccountID, sess.Timezone, up,
-		dryRun != nil && *dryRun, input.ErrInvalidJSON)
+		dry, input.ErrInvalidJSON)
 	if err != nil {
 		return err
 	}

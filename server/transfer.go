@@ -19,6 +19,26 @@ import (
 // account over a slow line.
 const transferTime = 10 * time.Minute
 
+// takeTime gives the request transferTime to arrive and its answer as
+// long to leave (a large import is also slow to write), where the
+// connection allows it: a test's recorder does not.
+func takeTime(c echo.Context) {
+	rc := http.NewResponseController(c.Response())
+	_ = rc.SetReadDeadline(time.Now().Add(transferTime))
+	_ = rc.SetWriteDeadline(time.Now().Add(transferTime))
+}
+
+// dryRun reads an import's dry_run option, in any form the API takes a
+// boolean in.
+func dryRun(up *transfer.Upload) (bool, error) {
+	p := input.NewParams(map[string]any{"dry_run": up.Options["dry_run"]})
+	v := p.Boolean("dry_run")
+	if err := p.Err(); err != nil {
+		return false, err
+	}
+	return v != nil && *v, nil
+}
+
 // handleExport streams the account as an export document: the persons
 // leave a batch at a time, each batch flushed to the client.
 func (s *Server) handleExport(c echo.Context) error {
