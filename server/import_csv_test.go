@@ -150,8 +150,9 @@ func TestCSVImport(t *testing.T) {
 	}
 }
 
-// TestCSVImportFormats: Outlook's Windows-1252 file, and a generic file
-// with ; and a mapping in the query, each read as its format says.
+// TestCSVImportFormats: Outlook's Windows-1252 file, a generic file with
+// ; and a mapping in the query, and files with a byte order mark (UTF-8,
+// UTF-16), each read as its format says.
 func TestCSVImportFormats(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("owner@example.com")
@@ -177,6 +178,25 @@ func TestCSVImportFormats(t *testing.T) {
 	sameJSON(t, "the generic import's skipped and ignored", []any{out["format"], out["rows"], out["created"], out["skipped"],
 		out["ignored_columns"]}, jsonValue(t, `["generic", 4, 3, [{"line":4,"name":"","reason":"the row has no name"}],
 		["Inutile","Extra"]]`))
+	// A spreadsheet saved as UTF-8 with a byte order mark, and one saved as
+	// Excel's "Unicode text" (UTF-16 with its mark): the mark is no part of
+	// the first column's name.
+	out = e.importCSV(key, []byte("\ufefffirst_name,last_name,email\nBérénice,Bom,berenice@example.org\n"), "text/plain", "")
+	if out["format"] != "generic" || out["created"] != 1.0 {
+		t.Errorf("a UTF-8 file with a BOM: %v", out)
+	}
+	utf16 := []byte{0xff, 0xfe}
+	for _, r := range "first_name,last_name\nÜlle,Sixteen\n" {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	out = e.importCSV(key, utf16, "text/plain", "")
+	if out["format"] != "generic" || out["created"] != 1.0 {
+		t.Errorf("a UTF-16 file: %v", out)
+	}
+	if e.personsByName(key)["Bérénice Bom"] == nil || e.personsByName(key)["Ülle Sixteen"] == nil {
+		t.Errorf("the BOM and UTF-16 files' people: %v", mapKeys(anyMap(e.personsByName(key))))
+	}
+
 	amelie := e.personsByName(key)["Amélie Poulain"]
 	equalLists(t, "Amélie's details", e.detailsOf(key, amelie["id"]), []string{"email|<nil>|amelie@example.fr",
 		"email|<nil>|amelie@cafe.example", "phone|<nil>|+33 1 42 00 00 00",
