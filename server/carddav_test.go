@@ -634,7 +634,7 @@ func TestCardDAVStorageFault(t *testing.T) {
 // (a client that does not read a large multistatus) is logged as cut,
 // with the status it began with, not as a 207 that was answered.
 func TestCardDAVCutLogged(t *testing.T) {
-	logs := &syncWriter{w: &strings.Builder{}}
+	logs := &lockedLog{}
 	e := newEnv(t, func(o *Options) { o.Logger = zerolog.New(logs) })
 	u, key := e.user("ada@example.com")
 	var ins []store.CardInput
@@ -670,13 +670,11 @@ func TestCardDAVCutLogged(t *testing.T) {
 	// The client reads nothing; the server's writes fail at the timeout.
 	var line string
 	for deadline := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		logs.mu.Lock()
-		for _, l := range strings.Split(logs.w.(*strings.Builder).String(), "\n") {
+		for _, l := range strings.Split(logs.String(), "\n") {
 			if strings.Contains(l, `"method":"PROPFIND"`) {
 				line = l
 			}
 		}
-		logs.mu.Unlock()
 	}
 	if !strings.Contains(line, `"cut":`) || !strings.Contains(line, `"sent_status":207`) || strings.Contains(line, `"status":207`) {
 		t.Errorf("the access line of the cut answer: %s", line)

@@ -43,7 +43,7 @@ type env struct {
 	srv   *Server
 	st    *store.Store
 	clock *clock
-	logs  *strings.Builder
+	logs  *lockedLog
 	where string // the database's db value: a file, or a PostgreSQL URL
 }
 
@@ -55,12 +55,12 @@ func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	clk := &clock{t: time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)}
 	st.Now = clk.Now
 	st.PasswordCost = 4 // bcrypt's minimum: the tests test logic, not bcrypt
-	logs := &strings.Builder{}
+	logs := &lockedLog{}
 	o := Options{
 		Store:       st,
 		Limiter:     rate.New(0),
 		Logins:      rate.NewAttempts(5, time.Minute),
-		Logger:      zerolog.New(&syncWriter{w: logs}),
+		Logger:      zerolog.New(logs),
 		CORSOrigins: []string{"*"},
 	}
 	for _, f := range opts {
@@ -82,15 +82,24 @@ func newEnv(t testing.TB, opts ...func(*Options)) *env {
 	return &env{t: t, srv: srv, st: st, clock: clk, logs: logs, where: db.Where}
 }
 
-type syncWriter struct {
+// lockedLog is a server's log that a test reads while the server may
+// still write to it (a browser's requests go on in the background): both
+// under one lock.
+type lockedLog struct {
 	mu sync.Mutex
-	w  io.Writer
+	b  strings.Builder
 }
 
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // user creates a user in a new account and returns it with a key.

@@ -26,8 +26,8 @@ func (e *env) twin(opts ...func(*Options)) *env {
 	e.t.Cleanup(func() { st.Close() })
 	st.Now = e.clock.Now
 	st.PasswordCost = 4
-	logs := &strings.Builder{}
-	o := Options{Store: st, Limiter: NewSharedLimiter(st, 0, zerolog.Nop()), Logger: zerolog.New(&syncWriter{w: logs}), CORSOrigins: []string{"*"}}
+	logs := &lockedLog{}
+	o := Options{Store: st, Limiter: NewSharedLimiter(st, 0, zerolog.Nop()), Logger: zerolog.New(logs), CORSOrigins: []string{"*"}}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,25 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/rs/zerolog"
 )
-
-// lockedLog is a server's log that a test reads while the server writes
-// it from its own goroutines.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // settingsPages are the settings menu's links and where each leads.
 var settingsPages = []struct{ link, path string }{
