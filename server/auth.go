@@ -65,9 +65,18 @@ func (s *Server) handleLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.signedIn(c, u.ID, viaAPI)
 	body := loginBody{Message: "Authenticated", Status: http.StatusOK}
 	body.Data.Token = token
 	return c.JSON(http.StatusOK, body)
+}
+
+// signedIn counts and logs a whole sign-in by via: who and how, never a
+// password, code, key or token.
+func (s *Server) signedIn(c echo.Context, userID int64, via string) {
+	s.metrics.signedIn(via)
+	s.log.Info().Int64("user_id", userID).Str("via", via).Str("ip", c.RealIP()).
+		Str("request_id", requestID(c)).Msg("signed in")
 }
 
 // errChecksBusy is checkPassword's answer when every slot stayed taken.

@@ -11,6 +11,7 @@ import (
 	"github.com/VictoriaMetrics/metrics"
 
 	"kith/server/input"
+	"kith/server/web"
 	"kith/store"
 )
 
@@ -19,12 +20,21 @@ import (
 // waits for the disk, an export or an import takes seconds.
 var durationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10}
 
-// The login routes, as the label via of the login series.
+// The ways in, as the label via of the sign-in series: the API's login,
+// the web's password form, CardDAV's Basic auth, an accepted invitation,
+// a passkey, single sign-on.
 const (
-	viaAPI     = "api"
-	viaWeb     = "web"
-	viaCardDAV = "carddav"
+	viaAPI        = "api"
+	viaWeb        = web.ViaPassword
+	viaCardDAV    = "carddav"
+	viaInvitation = web.ViaInvitation
+	viaPasskey    = "passkey"
+	viaOIDC       = "oidc"
 )
+
+// signInVias are the ways a person signs in, each with its series; CardDAV
+// authenticates with a key, so only its failures count.
+var signInVias = []string{viaAPI, viaWeb, viaInvitation, viaPasskey, viaOIDC}
 
 // serverMetrics are the server's Prometheus series, in a set of its own
 // rather than the library's global one, so that servers side by side (as
@@ -41,6 +51,7 @@ type serverMetrics struct {
 	requests sync.Map // requestKey → requestSeries
 
 	rateLimited    *metrics.Counter
+	signIns        map[string]*metrics.Counter // by via
 	loginFailures  map[string]*metrics.Counter // by via
 	loginThrottled map[string]*metrics.Counter // by via
 	remindersSent  map[string]*metrics.Counter // by channel kind
@@ -70,6 +81,7 @@ func newServerMetrics(st *store.Store) *serverMetrics {
 		set:            set,
 		routes:         make(map[string]bool),
 		rateLimited:    set.NewCounter("kith_rate_limited_total"),
+		signIns:        make(map[string]*metrics.Counter),
 		loginFailures:  make(map[string]*metrics.Counter),
 		loginThrottled: make(map[string]*metrics.Counter),
 		remindersSent:  make(map[string]*metrics.Counter),
@@ -77,7 +89,10 @@ func newServerMetrics(st *store.Store) *serverMetrics {
 	}
 	// Every series of a fixed label set exists from the start, at 0, so
 	// that rate() sees its first increase.
-	for _, via := range []string{viaAPI, viaWeb, viaCardDAV} {
+	for _, via := range signInVias {
+		m.signIns[via] = set.NewCounter(`kith_sign_ins_total{via="` + via + `"}`)
+	}
+	for _, via := range []string{viaAPI, viaWeb, viaCardDAV, viaPasskey, viaOIDC} {
 		m.loginFailures[via] = set.NewCounter(`kith_login_failures_total{via="` + via + `"}`)
 		m.loginThrottled[via] = set.NewCounter(`kith_login_throttled_total{via="` + via + `"}`)
 	}
@@ -133,6 +148,9 @@ func (m *serverMetrics) request(route, method string, status int, d time.Duratio
 	rs.count.Inc()
 	rs.durations.Update(d.Seconds())
 }
+
+// signedIn counts a whole sign-in, second factor included.
+func (m *serverMetrics) signedIn(via string) { m.signIns[via].Inc() }
 
 // failedLogin counts a wrong password or key; throttledLogin a login
 // refused before its check, by the throttles or for want of a password slot.

@@ -67,6 +67,9 @@ func TestMetricsAfterTraffic(t *testing.T) {
 	if r := e.loginAs("ada@example.com", "wrong horse", "192.0.2.7:1000"); r.code != 429 {
 		t.Fatalf("sixth login: %d, want 429", r.code)
 	}
+	if r := e.loginAs("grace@example.com", "correct horse", "192.0.2.8:1000"); r.code != 200 {
+		t.Fatalf("grace's login: %d %s", r.code, r.body)
+	}
 	dav := httptest.NewRequest("PROPFIND", "/dav/", nil)
 	dav.SetBasicAuth("grace@example.com", "not-a-key")
 	if code := e.raw(dav); code != 401 {
@@ -101,6 +104,14 @@ func TestMetricsAfterTraffic(t *testing.T) {
 		`kith_http_request_duration_seconds_count{route="/api/persons/:person"}`:            2,
 		`kith_http_request_duration_seconds_bucket{route="/api/persons/:person",le="+Inf"}`: 2,
 		`kith_http_request_duration_seconds_bucket{route="/api/persons/:person",le="10"}`:   2,
+		`kith_http_requests_total{route="/api/login",method="POST",status="2xx"}`:           1,
+		`kith_sign_ins_total{via="api"}`:                                                    1,
+		`kith_sign_ins_total{via="web"}`:                                                    0,
+		`kith_sign_ins_total{via="invitation"}`:                                             0,
+		`kith_sign_ins_total{via="passkey"}`:                                                0,
+		`kith_sign_ins_total{via="oidc"}`:                                                   0,
+		`kith_login_failures_total{via="passkey"}`:                                          0,
+		`kith_login_failures_total{via="oidc"}`:                                             0,
 		`kith_login_failures_total{via="api"}`:                                              5,
 		`kith_login_failures_total{via="web"}`:                                              0,
 		`kith_login_failures_total{via="carddav"}`:                                          1,

@@ -42,6 +42,9 @@ type Options struct {
 	// code) for the user under the login throttles, counting a wrong one
 	// as a failed login; a refusal is an *input.Error (401 or 429).
 	SecondFactor func(c echo.Context, userID int64, code string) (store.User, error)
+	// SignedIn counts and logs a web sign-in by its way in: ViaPassword,
+	// ViaInvitation, and the others the server's metrics name.
+	SignedIn func(c echo.Context, userID int64, via string)
 	// SetUpTwoFactor makes the user a new pending secret; false while
 	// two-factor is on.
 	SetUpTwoFactor func(ctx context.Context, userID int64) (string, bool, error)

@@ -64,7 +64,7 @@ func (a *App) handleLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.startSession(c, u); err != nil {
+	if err := a.startSession(c, u, ViaPassword); err != nil {
 		return err
 	}
 	c.SetCookie(&http.Cookie{Name: LoginCookie, Path: "/login", MaxAge: -1})

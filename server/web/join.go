@@ -21,6 +21,12 @@ import (
 // link's secret then travels in no form and no URL but the emailed one.
 const JoinCookie = "kith_join"
 
+// The web's ways in, as the server's metrics and log name them.
+const (
+	ViaPassword   = "web"
+	ViaInvitation = "invitation"
+)
+
 // invalidInvitation is the API's refusal of a link that no longer works.
 const invalidInvitation = "This invitation link is invalid or has expired."
 
@@ -101,18 +107,20 @@ func (a *App) handleJoin(c echo.Context) error {
 		return err
 	}
 	c.SetCookie(&http.Cookie{Name: JoinCookie, Path: "/join", MaxAge: -1})
-	if err := a.startSession(c, u); err != nil {
+	if err := a.startSession(c, u, ViaInvitation); err != nil {
 		return err
 	}
 	return a.seeOther(c, "/", "Welcome to Kith: you have joined the account.")
 }
 
 // startSession signs u in to the web app: a session row, and its cookie.
-func (a *App) startSession(c echo.Context, u store.User) error {
+// via names the way in, for the metrics and the log.
+func (a *App) startSession(c echo.Context, u store.User, via string) error {
 	token, err := a.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
 	if err != nil {
 		return err
 	}
+	a.o.SignedIn(c, u.ID, via)
 	c.SetCookie(&http.Cookie{Name: sessionCookie(c), Value: token, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: a.secure(c), MaxAge: store.WebSessionLife})
 	return nil

@@ -127,7 +127,7 @@ func (a *App) handleLoginCode(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.startSession(c, u); err != nil {
+	if err := a.startSession(c, u, ViaPassword); err != nil {
 		return err
 	}
 	c.SetCookie(&http.Cookie{Name: CodeCookie, Path: "/login", MaxAge: -1})
