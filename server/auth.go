@@ -71,6 +71,14 @@ func (s *Server) handleLogin(c echo.Context) error {
 	return c.JSON(http.StatusOK, body)
 }
 
+// signInRefused counts and logs a refused passkey or single sign-on: why
+// is a few words of Kith's, never the provider's token or the assertion.
+func (s *Server) signInRefused(c echo.Context, via, why string) {
+	s.metrics.failedLogin(via)
+	s.log.Warn().Str("via", via).Str("why", why).Str("ip", c.RealIP()).
+		Str("request_id", requestID(c)).Msg("sign-in refused")
+}
+
 // signedIn counts and logs a whole sign-in by via: who and how, never a
 // password, code, key or token.
 func (s *Server) signedIn(c echo.Context, userID int64, via string) {

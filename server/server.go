@@ -178,7 +178,7 @@ func New(o Options) *Server {
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.web = web.New(web.Options{
 		Store: o.Store, Log: o.Logger, BaseURL: o.BaseURL, Base: s.base, OverHTTPS: s.overHTTPS, RequestID: requestID,
-		Login: s.webLogin, SecondFactor: s.webSecondFactor, SignedIn: s.signedIn,
+		Login: s.webLogin, SecondFactor: s.webSecondFactor, SignedIn: s.signedIn, SignInRefused: s.signInRefused,
 		SetUpTwoFactor: s.setUpTwoFactor, ConfirmTwoFactor: s.confirmTwoFactor,
 		DisableTwoFactor: func(c echo.Context, email string, userID int64, password, code string) error {
 			return s.disableTwoFactor(c, email, userID, password, code, viaWeb)

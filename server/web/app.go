@@ -45,6 +45,9 @@ type Options struct {
 	// SignedIn counts and logs a web sign-in by its way in: ViaPassword,
 	// ViaInvitation, and the others the server's metrics name.
 	SignedIn func(c echo.Context, userID int64, via string)
+	// SignInRefused counts and logs a refused sign-in by its way in, with
+	// why in a few words that hold no secret.
+	SignInRefused func(c echo.Context, via, why string)
 	// SetUpTwoFactor makes the user a new pending secret; false while
 	// two-factor is on.
 	SetUpTwoFactor func(ctx context.Context, userID int64) (string, bool, error)
