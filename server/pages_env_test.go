@@ -1,12 +1,16 @@
 package server
 
 import (
+	"fmt"
 	"kith/server/photo/phototest"
+	"kith/server/remind"
 	"kith/server/web"
+	"kith/store"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -170,6 +174,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":relationship": relationship,
 		":user":         e.invite(key, "invitee@example.com"),
 		":token":        e.monicaToken(t, key),
+		":link":         e.liveActionLink(t, key, person),
 	}, csvToken: e.csvToken(t, key)}
 }
 
@@ -194,4 +199,15 @@ func (w webRows) paths(route string) []string {
 		paths[i] = p
 	}
 	return paths
+}
+
+// liveActionLink is the token of a digest's "Log a call" link for the
+// key's user and person, as GET /actions/:link shows it.
+func (e *env) liveActionLink(t *testing.T, key, person string) string {
+	t.Helper()
+	me := e.do(req{method: "GET", path: "/api/me", key: key}).json(t)["data"].(map[string]any)
+	uid, _ := strconv.ParseInt(fmt.Sprint(me["id"]), 10, 64)
+	ref, _ := strconv.ParseInt(person, 10, 64)
+	return strings.TrimPrefix(e.actionLink(t, remind.Action{UserID: uid, Do: store.ActionLogCall,
+		Kind: "stay_in_touch", Ref: ref, Title: "Call Grace"}), "/actions/")
 }

@@ -44,6 +44,13 @@ func TestWebIsolation(t *testing.T) {
 		if !webPath(rt.Path) || !strings.Contains(rt.Path, ":") || strings.HasPrefix(rt.Path, "/static/") {
 			continue
 		}
+		// An action link's signed token is its authority, not a session:
+		// whoever holds it acts for the user it names, as an ntfy button
+		// does with no cookie. TestActionSnoozeAndGone checks that a link
+		// cannot reach another account's rows.
+		if strings.HasPrefix(rt.Path, "/actions/") {
+			continue
+		}
 		for _, path := range rows.paths(rt.Path) {
 			if strings.Contains(path, ":") {
 				t.Errorf("%s %s: a parameter this test cannot fill: add it", rt.Method, path)

@@ -45,6 +45,8 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/login/code", a.handleLoginCode, page)
 	r.get("/api/invitations/accept", a.handleJoinPage, page)
 	r.post("/join", a.handleJoin, page)
+	r.get("/actions/:link", a.handleActionPage, page)
+	r.post("/actions/:link", a.handleAction, page)
 	r.post("/logout", a.handleLogout, page, key)
 	r.post("/verification", a.handleResend, page, key)
 	r.get("/", a.handleDashboard, page, user)
