@@ -182,7 +182,7 @@ func TestActionLogCall(t *testing.T) {
 	if _, err := e.st.SetTimezone(context.Background(), u.ID, "Pacific/Kiritimati"); err != nil {
 		t.Fatal(err)
 	}
-	e.clock.t = time.Date(2026, 3, 15, 20, 0, 0, 0, time.UTC) // 16 March in Kiritimati (UTC+14)
+	e.at(time.Date(2026, 3, 15, 20, 0, 0, 0, time.UTC)) // 16 March in Kiritimati (UTC+14)
 	pid := e.person(key, "first_name=Jim")
 	ref, _ := strconv.ParseInt(pid, 10, 64)
 	link := e.actionLink(t, remind.Action{UserID: u.ID, Do: store.ActionLogCall, Kind: "stay_in_touch", Ref: ref, Title: "Call Jim"})

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -153,7 +154,7 @@ func New(o Options) *Server {
 	if notify == nil {
 		notify = remind.NewClient(o.RefusePrivateAddresses)
 	}
-	s.reminders = &remind.Scheduler{Store: o.Store, Mailer: o.Mailer, Sender: remind.Sender{Client: notify},
+	s.reminders = &remind.Scheduler{Store: o.Store, Mailer: o.Mailer, Sender: remind.Sender{Client: notify}, BaseURL: strings.TrimSuffix(o.BaseURL, "/"),
 		SendAt: s.sendAt, Log: o.Logger, Count: s.metrics.reminder}
 	if s.resends == nil {
 		s.resends = rate.NewAttempts(resendMax, resendWindow)

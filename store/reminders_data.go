@@ -17,6 +17,9 @@ const (
 // Yearly is a date that comes back every year: a birthday, a life event
 // or an important date to be reminded of.
 type Yearly struct {
+	// ID is the row the date is read from: the person's for a birthday,
+	// the life event's, the important date's. A snooze names it.
+	ID         int64
 	PersonID   int64
 	PersonName string
 	Kind       string
@@ -99,6 +102,7 @@ func birthdays(ctx context.Context, q *txn, accountID int64, spans []DaySpan) ([
 		if err := rows.Scan(&y.PersonID, &first, &last, &y.Year, &month, &day); err != nil {
 			return nil, fmt.Errorf("store: scan birthday: %w", err)
 		}
+		y.ID = y.PersonID
 		y.PersonName, y.Month, y.Day = FullName(first, last), int(month), int(day)
 		out = append(out, y)
 	}
@@ -110,7 +114,7 @@ func birthdays(ctx context.Context, q *txn, accountID int64, spans []DaySpan) ([
 
 // lifeEventDates appends the life events to be reminded of every year.
 func lifeEventDates(ctx context.Context, q *txn, accountID int64, out []Yearly) ([]Yearly, error) {
-	rows, err := q.QueryContext(ctx, `SELECT p.id, p.first_name, p.last_name, e.description, e.happened_at
+	rows, err := q.QueryContext(ctx, `SELECT e.id, p.id, p.first_name, p.last_name, e.description, e.happened_at
 		FROM life_events e JOIN persons p ON p.id = e.person_id
 		WHERE e.account_id = ? AND e.should_be_reminded
 		ORDER BY e.id`, accountID)
@@ -123,7 +127,7 @@ func lifeEventDates(ctx context.Context, q *txn, accountID int64, out []Yearly) 
 		var first string
 		var last *string
 		var at int64
-		if err := rows.Scan(&y.PersonID, &first, &last, &y.Label, &at); err != nil {
+		if err := rows.Scan(&y.ID, &y.PersonID, &first, &last, &y.Label, &at); err != nil {
 			return nil, fmt.Errorf("store: scan life event date: %w", err)
 		}
 		y.PersonName, y.At = FullName(first, last), &at

@@ -37,6 +37,11 @@ type Item struct {
 	// DueOn is when a task was due, or a person became due for a call,
 	// for what is overdue.
 	DueOn string `json:"due_on,omitempty"`
+	// Ref is the row of a dated item (a birthday's person, the life
+	// event, the important date): what a snooze names.
+	Ref int64 `json:"-"`
+	// Actions are the item's action links, in a digest only.
+	Actions []ItemAction `json:"-"`
 }
 
 // Day is one day's items.
@@ -158,7 +163,7 @@ func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {
 	if !OccursOn(month, dom, day) {
 		return Item{}, false
 	}
-	it := Item{Kind: y.Kind, PersonID: y.PersonID, Person: y.PersonName, Label: y.Label}
+	it := Item{Kind: y.Kind, PersonID: y.PersonID, Person: y.PersonName, Label: y.Label, Ref: y.ID}
 	if year != nil && int64(day.Year()) > *year {
 		n := day.Year() - int(*year)
 		it.Years = &n

@@ -2,7 +2,9 @@ package remind
 
 import (
 	"html/template"
+	"strconv"
 	"strings"
+	texttemplate "text/template"
 	"time"
 )
 
@@ -17,6 +19,9 @@ type Message struct {
 	Days             []Day
 	// Test marks the sample that "send a test" delivers.
 	Test bool
+	// Base is base_url without a trailing slash: the email links the
+	// dashboard and each item's person under it. Empty, it links nothing.
+	Base string
 }
 
 // Subject is the message's title.
@@ -47,20 +52,40 @@ func (m Message) Text() string {
 	return b.String()
 }
 
-// Mail is the email's text and HTML parts.
+// Mail is the email's text and HTML parts. With Base, both link the
+// dashboard, each item's person and each item's actions.
 func (m Message) Mail() (text, html string) {
-	text = "Hello " + m.FirstName + ",\n\n" + m.Text() + "\n— Kith\n"
-	var b strings.Builder
-	days := make([]struct {
-		Heading string
-		Items   []Item
-	}, len(m.Days))
+	days := make([]mailDay, len(m.Days))
 	for i, d := range m.Days {
-		days[i].Heading, days[i].Items = m.dayHeading(d), d.Items
+		days[i].Heading = m.dayHeading(d)
+		for _, it := range d.Items {
+			mi := mailItem{Title: it.Title, Actions: it.Actions}
+			if m.Base != "" && it.PersonID != 0 {
+				mi.Person = m.Base + "/people/" + strconv.FormatInt(it.PersonID, 10)
+			}
+			days[i].Items = append(days[i].Items, mi)
+		}
 	}
-	// The template is fixed and its data only strings: it cannot fail.
-	_ = mailHTML.Execute(&b, map[string]any{"Name": m.FirstName, "Days": days})
-	return text, b.String()
+	data := map[string]any{"Name": m.FirstName, "Days": days}
+	if m.Base != "" {
+		data["Home"] = m.Base + "/"
+	}
+	var t, h strings.Builder
+	// The templates are fixed and their data only strings: they cannot fail.
+	_ = mailText.Execute(&t, data)
+	_ = mailHTML.Execute(&h, data)
+	return t.String(), h.String()
+}
+
+// mailDay and mailItem are a day and an item as the email shows them.
+type mailDay struct {
+	Heading string
+	Items   []mailItem
+}
+
+type mailItem struct {
+	Title, Person string
+	Actions       []ItemAction
 }
 
 func (m Message) dayHeading(d Day) string {
@@ -78,9 +103,24 @@ var mailHTML = template.Must(template.New("digest").Parse(`<!doctype html>
 <html><body style="font-family: sans-serif; line-height: 1.5">
 <p>Hello {{.Name}},</p>
 {{range .Days}}<h3 style="margin-bottom: 0.2em">{{.Heading}}</h3>
-<ul style="margin-top: 0">{{range .Items}}<li>{{.Title}}</li>{{end}}</ul>
+<ul style="margin-top: 0">{{range .Items}}<li>{{if .Person}}<a href="{{.Person}}">{{.Title}}</a>{{else}}{{.Title}}{{end}}
+{{- range .Actions}} · <a href="{{.URL}}">{{.Label}}</a>{{end}}</li>{{end}}</ul>
+{{end}}{{with .Home}}<p><a href="{{.}}">Open Kith</a></p>
 {{end}}<p>— Kith</p>
 </body></html>
+`))
+
+// mailText is the plain part: each item's links indented under it.
+var mailText = texttemplate.Must(texttemplate.New("digest").Parse(`Hello {{.Name}},
+{{range .Days}}
+{{.Heading}}
+{{range .Items}}• {{.Title}}
+{{with .Person}}    {{.}}
+{{end}}{{range .Actions}}    {{.Label}}: {{.URL}}
+{{end}}{{end}}{{end}}{{with .Home}}
+Open Kith: {{.}}
+{{end}}
+— Kith
 `))
 
 // Sample is the message "send a test" delivers: one made-up item, so that

@@ -72,8 +72,8 @@ func TestDigestKeepsLaterTasksForTheirDay(t *testing.T) {
 		Contacts: []Contact{{PersonID: 2, Person: "Bob", EveryDays: 30, Due: day("2026-03-03")}},
 	}
 	got := fmt.Sprint(Digest(src, day("2026-03-10"), 7, loc))
-	want := "[{2026-03-10 [{task 1 Ada Task: Today — Ada Today <nil> 1 } {stay_in_touch 2 Bob Get in touch with Bob (every 30 days)  <nil> 0 2026-03-03}]} " +
-		"{2026-03-12 [{birthday 1 Ada Birthday of Ada  <nil> 0 }]}]"
+	want := "[{2026-03-10 [{task 1 Ada Task: Today — Ada Today <nil> 1  0 []} {stay_in_touch 2 Bob Get in touch with Bob (every 30 days)  <nil> 0 2026-03-03 0 []}]} " +
+		"{2026-03-12 [{birthday 1 Ada Birthday of Ada  <nil> 0  0 []}]}]"
 	if got != want {
 		t.Errorf("digest\n got %s\nwant %s", got, want)
 	}

@@ -33,11 +33,16 @@ type Scheduler struct {
 	// Count, when not nil, counts each digest a channel was sent, or
 	// failed to be, by the channel's kind: the server's metrics.
 	Count func(kind string, sent bool)
+	// BaseURL is the configured address pages start with, without a
+	// trailing slash: digests link to the dashboard, each person and
+	// each item's action. Empty, digests carry no links.
+	BaseURL string
 	// Ticks, when not nil, starts Run's passes after the first instead of
 	// the clock's minutes: a test drives them beside the store's clock.
 	Ticks <-chan time.Time
 
 	init    sync.Once
+	noBase  sync.Once // the warning that digests carry no action links
 	turns   chan struct{} // reminderWorkers of them: a user's send holds one
 	mu      sync.Mutex
 	busy    map[int64]bool // the users being sent to
@@ -204,12 +209,32 @@ func (s *Scheduler) remindUser(ctx context.Context, t store.ReminderTarget, now 
 		return err
 	}
 	msg := Message{Date: day, FirstName: t.FirstName, Email: t.Email, UserID: t.UserID,
-		Days: Digest(src, today, int(t.Settings.Days), loc)}
+		Days: Digest(src, today, int(t.Settings.Days), loc), Base: s.BaseURL}
+	if err := s.addActions(ctx, msg, now); err != nil {
+		return err
+	}
 	for _, ch := range due {
 		if err := s.deliverDigest(ctx, t, ch, msg, now); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// addActions signs the digest's action links, or says once per process
+// that without base_url there are none: a link needs an address.
+func (s *Scheduler) addActions(ctx context.Context, msg Message, now time.Time) error {
+	if s.BaseURL == "" {
+		s.noBase.Do(func() {
+			s.Log.Warn().Msg("base_url is not set: reminder digests carry no action links (Mark done, Log a call, Snooze a week) and no links to pages")
+		})
+		return nil
+	}
+	key, err := s.Store.ActionSecret(ctx)
+	if err != nil {
+		return err
+	}
+	AddActions(msg.Days, key, s.BaseURL, msg.UserID, now)
 	return nil
 }
 
@@ -228,7 +253,7 @@ func ReadSource(ctx context.Context, st *store.Store, accountID int64, today tim
 		return Source{}, err
 	}
 	for _, d := range dates {
-		src.Yearly = append(src.Yearly, store.Yearly{PersonID: d.PersonID, PersonName: d.Name, Kind: store.YearlyImportantDate,
+		src.Yearly = append(src.Yearly, store.Yearly{ID: d.ID, PersonID: d.PersonID, PersonName: d.Name, Kind: store.YearlyImportantDate,
 			Label: d.Label, Year: d.Year, Month: int(d.Month), Day: int(d.Day)})
 	}
 	contacts, err := st.DueContacts(ctx, accountID)

@@ -55,8 +55,11 @@ func (s Sender) ntfy(ctx context.Context, ch store.Channel, m Message) error {
 	if err != nil {
 		return err
 	}
-	body, _ := json.Marshal(map[string]any{"topic": topic, "title": m.Subject(), "message": m.Text(),
-		"tags": []string{"calendar"}})
+	pub := map[string]any{"topic": topic, "title": m.Subject(), "message": m.Text(), "tags": []string{"calendar"}}
+	if acts := ntfyActions(m.Days); len(acts) > 0 {
+		pub["actions"] = acts
+	}
+	body, _ := json.Marshal(pub)
 	h := http.Header{"Content-Type": {"application/json"}}
 	if ch.Token != nil && *ch.Token != "" {
 		h.Set("Authorization", "Bearer "+*ch.Token)
@@ -73,15 +76,54 @@ func (s Sender) gotify(ctx context.Context, ch store.Channel, m Message) error {
 	return s.post(ctx, "gotify", strings.TrimSuffix(*ch.URL, "/")+"/message", h, body)
 }
 
+// ntfyActions are the digest's first three action links as ntfy's http
+// buttons, which POST the link from the notification itself: ntfy shows
+// no more than three.
+func ntfyActions(days []Day) []map[string]any {
+	var out []map[string]any
+	for _, a := range firstActions(days, 3) {
+		out = append(out, map[string]any{"action": "http", "label": a.Label, "url": a.URL, "method": a.Method, "clear": true})
+	}
+	return out
+}
+
 // WebhookBody is what a webhook receives, as JSON.
 type WebhookBody struct {
-	Object  string `json:"object"` // "digest"
-	Test    bool   `json:"test"`
-	Date    string `json:"date"`
-	UserID  int64  `json:"user_id"`
-	Subject string `json:"subject"`
-	Text    string `json:"text"`
-	Days    []Day  `json:"days"`
+	Object  string       `json:"object"` // "digest"
+	Test    bool         `json:"test"`
+	Date    string       `json:"date"`
+	UserID  int64        `json:"user_id"`
+	Subject string       `json:"subject"`
+	Text    string       `json:"text"`
+	Days    []WebhookDay `json:"days"`
+}
+
+// WebhookDay is a day of a webhook's digest: its items carry their
+// action links, [] when they have none.
+type WebhookDay struct {
+	Date  string        `json:"date"`
+	Items []WebhookItem `json:"items"`
+}
+
+// WebhookItem is an item with its action links.
+type WebhookItem struct {
+	Item
+	Actions []ItemAction `json:"actions"`
+}
+
+func webhookDays(days []Day) []WebhookDay {
+	out := make([]WebhookDay, len(days))
+	for i, d := range days {
+		out[i] = WebhookDay{Date: d.Date, Items: make([]WebhookItem, len(d.Items))}
+		for j, it := range d.Items {
+			acts := it.Actions
+			if acts == nil {
+				acts = []ItemAction{}
+			}
+			out[i].Items[j] = WebhookItem{Item: it, Actions: acts}
+		}
+	}
+	return out
 }
 
 func (s Sender) webhook(ctx context.Context, ch store.Channel, m Message) error {
@@ -89,7 +131,7 @@ func (s Sender) webhook(ctx context.Context, ch store.Channel, m Message) error 
 		return errors.New("webhook channel has no secret")
 	}
 	body, err := json.Marshal(WebhookBody{Object: "digest", Test: m.Test, Date: m.Date, UserID: m.UserID,
-		Subject: m.Subject(), Text: m.Text(), Days: m.Days})
+		Subject: m.Subject(), Text: m.Text(), Days: webhookDays(m.Days)})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"kith/server/remind"
+)
+
+const kithBase = "https://kith.example.org"
+
+// dueForAll makes a person with a birthday today, a task due today and a
+// stay-in-touch cadence that is due: one item of each kind that acts.
+func (e *env) dueForAll(key string) (person, task string) {
+	e.t.Helper()
+	person = e.birthday(key, "Zoë", 1990, 3, 23, true) // the day after the advance
+	task = e.task(key, person, "name=Send+flowers&due_at=2026-03-15")
+	if r := e.do(req{method: "PUT", path: "/api/persons/" + person + "/stay-in-touch?every_days=7", key: key}); r.code != 200 {
+		e.t.Fatalf("stay in touch: %d %s", r.code, r.body)
+	}
+	e.clock.Advance(8 * 24 * time.Hour)
+	return person, task
+}
+
+// TestDigestActionLinks: with base_url, a webhook's items carry their
+// actions, ntfy gets http buttons (at most three), and the email links
+// the dashboard, each person and each action; a link from a digest does
+// what it says once.
+func TestDigestActionLinks(t *testing.T) {
+	rc, got := newReceiver(t)
+	mb := newMailbox(t)
+	e := newEnv(t, withSMTP(mb), func(o *Options) { o.BaseURL = kithBase + "/" })
+	_, key := e.user("ada@example.com")
+	zoe, task := e.dueForAll(key)
+	e.channel(key, "kind=ntfy&url="+rc.URL+"/ntfy/ada")
+	e.channel(key, "kind=webhook&url="+rc.URL+"/hook")
+	e.pass()
+	if len(*got) != 2 {
+		t.Fatalf("%d requests, want 2", len(*got))
+	}
+
+	var w remind.WebhookBody
+	if err := json.Unmarshal((*got)[1].body, &w); err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]string{}
+	var urls []string
+	for _, d := range w.Days {
+		for _, it := range d.Items {
+			if len(it.Actions) != 1 {
+				t.Fatalf("item %s has %d actions: %s", it.Kind, len(it.Actions), (*got)[1].body)
+			}
+			a := it.Actions[0]
+			if a.Method != "POST" || !strings.HasPrefix(a.URL, kithBase+"/actions/") || strings.Count(a.URL, "/") != 4 {
+				t.Errorf("action %+v", a)
+			}
+			labels[it.Kind] = a.Label
+			urls = append(urls, a.URL)
+		}
+	}
+	want := map[string]string{"task": "Mark done", "stay_in_touch": "Log a call", "birthday": "Snooze a week"}
+	for k, l := range want {
+		if labels[k] != l {
+			t.Errorf("%s: %q, want %q (all: %v)", k, labels[k], l, labels)
+		}
+	}
+	if !strings.Contains(string((*got)[1].body), `"actions":[{"label":`) {
+		t.Errorf("webhook body without actions: %s", (*got)[1].body)
+	}
+
+	var n struct {
+		Actions []map[string]any `json:"actions"`
+	}
+	json.Unmarshal((*got)[0].body, &n)
+	if len(n.Actions) != 3 {
+		t.Fatalf("ntfy actions %v", n.Actions)
+	}
+	for i, a := range n.Actions {
+		if a["action"] != "http" || a["method"] != "POST" || a["clear"] != true || a["url"] != urls[i] {
+			t.Errorf("ntfy action %d: %v, want url %s", i, a, urls[i])
+		}
+	}
+
+	m := mb.next(t).parse(t)
+	for part, body := range map[string]string{"text": m.text, "html": m.html} {
+		for _, s := range append([]string{kithBase + "/", kithBase + "/people/" + zoe, "Mark done", "Log a call", "Snooze a week"}, urls...) {
+			if !strings.Contains(body, s) {
+				t.Errorf("the email's %s part lacks %s:\n%s", part, s, body)
+			}
+		}
+	}
+	li := regexp.MustCompile(`(?s)<li>(.*?)</li>`).FindAllStringSubmatch(m.html, -1)
+	if len(li) != 3 {
+		t.Fatalf("%d items in the html: %s", len(li), m.html)
+	}
+	for _, item := range li {
+		if !strings.Contains(item[1], `href="`+kithBase+`/people/`+zoe+`"`) || !strings.Contains(item[1], `/actions/`) {
+			t.Errorf("an item's <li> without its person and action links: %s", item[1])
+		}
+	}
+
+	// The webhook's "Mark done" link, posted as ntfy would: done, once.
+	for _, d := range w.Days {
+		for _, it := range d.Items {
+			if it.Kind != "task" {
+				continue
+			}
+			path := strings.TrimPrefix(it.Actions[0].URL, kithBase)
+			if pg := e.bare(http.MethodPost, path); pg.code != 200 {
+				t.Fatalf("mark done: %d %s", pg.code, pg.body)
+			}
+			if pg := e.bare(http.MethodPost, path); pg.code != http.StatusGone {
+				t.Fatalf("mark done again: %d", pg.code)
+			}
+		}
+	}
+	if !e.taskDone(t, key, zoe, task) {
+		t.Error("the digest's Mark done did not complete the task")
+	}
+}
+
+// TestDigestWithoutBaseURL: no base_url, no links anywhere, and one
+// warning naming base_url however many digests go out.
+func TestDigestWithoutBaseURL(t *testing.T) {
+	rc, got := newReceiver(t)
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	_, bob := e.user("bob@example.com")
+	e.dueForAll(key)
+	e.dueForAll(bob)
+	e.channel(key, "kind=ntfy&url="+rc.URL+"/ntfy/ada")
+	e.channel(key, "kind=webhook&url="+rc.URL+"/hook")
+	e.channel(bob, "kind=webhook&url="+rc.URL+"/hook")
+	e.pass()
+	if len(*got) != 3 {
+		t.Fatalf("%d requests", len(*got))
+	}
+	for _, r := range *got {
+		body := string(r.body)
+		if strings.Contains(body, "/actions/") || strings.Contains(body, `"action":"http"`) {
+			t.Errorf("links without base_url: %s", body)
+		}
+		if r.path == "/hook" && (!strings.Contains(body, `"actions":[]`) || strings.Contains(body, `"actions":[{`)) {
+			t.Errorf("webhook items without actions: []: %s", body)
+		}
+	}
+	if n := strings.Count(e.logs.String(), "base_url is not set: reminder digests carry no action links"); n != 1 {
+		t.Errorf("%d warnings, want 1:\n%s", n, e.logs.String())
+	}
+}
