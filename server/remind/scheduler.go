@@ -42,7 +42,7 @@ type Scheduler struct {
 	Ticks <-chan time.Time
 
 	init    sync.Once
-	noBase  sync.Once // the warning that digests carry no action links
+	noBase  sync.Once     // the warning that digests carry no action links
 	turns   chan struct{} // reminderWorkers of them: a user's send holds one
 	mu      sync.Mutex
 	busy    map[int64]bool // the users being sent to
