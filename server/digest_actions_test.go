@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"kith/server/remind"
+	"kith/store"
 )
 
 const kithBase = "https://kith.example.org"
@@ -150,5 +152,71 @@ func TestDigestWithoutBaseURL(t *testing.T) {
 	}
 	if n := strings.Count(e.logs.String(), "base_url is not set: reminder digests carry no action links"); n != 1 {
 		t.Errorf("%d warnings, want 1:\n%s", n, e.logs.String())
+	}
+}
+
+// upcomingOn lists the days of the key's upcoming reminders that hold
+// title.
+func (e *env) upcomingOn(key, title string) []string {
+	e.t.Helper()
+	r := e.do(req{method: "GET", path: "/api/reminders/upcoming?days=30", key: key})
+	if r.code != 200 {
+		e.t.Fatalf("upcoming: %d %s", r.code, r.body)
+	}
+	var days []string
+	for _, d := range r.json(e.t)["data"].([]any) {
+		day := d.(map[string]any)
+		for _, it := range day["items"].([]any) {
+			if it.(map[string]any)["title"] == title {
+				days = append(days, day["date"].(string))
+			}
+		}
+	}
+	return days
+}
+
+// TestSnoozeAWeek: a snoozed birthday shows to its user a week later, as
+// it was (the same age), in upcoming and the digest, also once its own
+// day has passed; others of the account still see it on its day.
+func TestSnoozeAWeek(t *testing.T) {
+	rc, got := newReceiver(t)
+	e := newEnv(t)
+	ada, key := e.user("ada@example.com")
+	_, mate := e.userIn(ada.AccountID, "grace@example.com")
+	zoe := e.birthday(key, "Zoë", 1990, 3, 17, true)
+	ref, _ := strconv.ParseInt(zoe, 10, 64)
+	title := "Birthday of Zoë (36)"
+	if d := e.upcomingOn(key, title); len(d) != 1 || d[0] != "2026-03-17" {
+		t.Fatalf("before the snooze: %v", d)
+	}
+	link := e.actionLink(t, remind.Action{UserID: ada.ID, Do: store.ActionSnooze, Kind: "birthday", Ref: ref, Day: "2026-03-17", Title: title})
+	if pg := e.bare(http.MethodPost, link); pg.code != 200 {
+		t.Fatalf("snooze: %d %s", pg.code, pg.body)
+	}
+	if d := e.upcomingOn(key, title); len(d) != 1 || d[0] != "2026-03-24" {
+		t.Errorf("ada after the snooze: %v, want [2026-03-24]", d)
+	}
+	if d := e.upcomingOn(mate, title); len(d) != 1 || d[0] != "2026-03-17" {
+		t.Errorf("grace after ada's snooze: %v, want [2026-03-17]", d)
+	}
+	if pg := e.bare(http.MethodPost, link); pg.code != http.StatusGone {
+		t.Fatalf("second snooze: %d", pg.code)
+	}
+
+	// Past its own day, it still waits for D+7; the digest of D+7 holds it.
+	e.channel(key, "kind=webhook&url="+rc.URL+"/hook")
+	e.at(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC))
+	if d := e.upcomingOn(key, title); len(d) != 1 || d[0] != "2026-03-24" {
+		t.Errorf("on the 20th: %v, want [2026-03-24]", d)
+	}
+	e.at(time.Date(2026, 3, 24, 12, 0, 0, 0, time.UTC))
+	e.pass()
+	if len(*got) != 1 {
+		t.Fatalf("%d digests", len(*got))
+	}
+	var w remind.WebhookBody
+	json.Unmarshal((*got)[0].body, &w)
+	if len(w.Days) == 0 || w.Days[0].Date != "2026-03-24" || len(w.Days[0].Items) != 1 || w.Days[0].Items[0].Title != title {
+		t.Errorf("the digest of the 24th: %s", (*got)[0].body)
 	}
 }

@@ -78,7 +78,7 @@ func (s *Server) handleRemindersUpcoming(c echo.Context) error {
 		return err
 	}
 	today, loc := s.userDay(c)
-	src, err := remind.ReadSource(c.Request().Context(), s.store, input.Account(c), today, int(days), loc)
+	src, err := remind.ReadSource(c.Request().Context(), s.store, input.Account(c), input.User(c), today, int(days), loc)
 	if err != nil {
 		return err
 	}

@@ -188,8 +188,8 @@ func New(o Options) *Server {
 		ResendWait:     s.resendWait, SendVerification: s.sendVerification, UpdateProfile: s.updateProfile,
 		TestChannel: s.testChannel, SendAt: s.sendAt,
 		Invite: s.invite, Reinvite: s.reinvite, AcceptInvitation: s.acceptInvitation,
-		Upcoming: func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
-			return remind.ReadSource(ctx, s.store, acct, today, days, loc)
+		Upcoming: func(ctx context.Context, acct, user int64, today time.Time, days int, loc *time.Location) (remind.Source, error) {
+			return remind.ReadSource(ctx, s.store, acct, user, today, days, loc)
 		},
 		Export: s.handleExport, VCardExport: s.handleVCardExport, Photo: s.handlePhotoShow,
 	})

@@ -122,14 +122,10 @@ func (sqliteEngine) tables(ctx context.Context, q queryer) (kith int, others sql
 	return kith, others, err
 }
 
-// isUniqueViolation reports whether err is a UNIQUE constraint's refusal,
-// a PRIMARY KEY's that is not the rowid included.
+// isUniqueViolation reports whether err is a UNIQUE constraint's refusal.
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error
-	if errors.As(err, &se) {
-		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
-	}
-	return pgCode(err) == "23505"
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || pgCode(err) == "23505"
 }
 
 // isForeignKeyViolation reports whether err is a FOREIGN KEY constraint's

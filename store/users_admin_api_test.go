@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -73,6 +75,11 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 		t.Fatal(err)
 	}
 	if _, _, err := s.CreateCalendarFeed(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	// A digest's snooze link, used.
+	hash := sha256.Sum256([]byte(fmt.Sprint("link of ", u.ID)))
+	if err := s.UseActionLink(ctx, store.ActionLink{Hash: hash[:], UserID: u.ID, Do: store.ActionSnooze, Kind: "birthday", RefID: 1, Day: "2026-03-17"}); err != nil {
 		t.Fatal(err)
 	}
 	counts, err := store.RowsOf(ctx, s, u.AccountID, u.ID)

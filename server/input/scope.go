@@ -16,6 +16,12 @@ func Account(c echo.Context) int64 {
 	return sess.AccountID
 }
 
+// User is the id of the request's user.
+func User(c echo.Context) int64 {
+	sess, _ := Session(c)
+	return sess.UserID
+}
+
 // Validated returns the parameters' validation error, unless the row the
 // URL names is missing: a 404 comes before a 422, as route binding does in
 // the reference system, so bad input never tells whose rows exist.

@@ -65,6 +65,8 @@ type Source struct {
 	Yearly   []store.Yearly
 	Tasks    []store.DueTask
 	Contacts []Contact
+	// Snoozes are the user's occurrences moved a week on.
+	Snoozes []store.Snooze
 }
 
 // Upcoming lists, for today and each of the days after it, what falls on
@@ -72,6 +74,14 @@ type Source struct {
 // overdue: tasks due before it and people due for a call since. Dates are
 // in loc, whose midnight starts each day; today is a date at midnight UTC.
 func Upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
+	out := upcoming(src, today, days, loc)
+	if len(src.Snoozes) > 0 {
+		out = snooze(out, src, today, days, loc)
+	}
+	return out
+}
+
+func upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 	out := []Day{}
 	for i := 0; i <= days; i++ {
 		day := today.AddDate(0, 0, i)
@@ -103,7 +113,7 @@ func Upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 // tasks and calls due today or overdue. Tasks and calls of later days wait
 // for their own day's digest.
 func Digest(src Source, today time.Time, days int, loc *time.Location) []Day {
-	later := Source{Yearly: src.Yearly}
+	later := Source{Yearly: src.Yearly, Snoozes: src.Snoozes}
 	out := Upcoming(later, today, days, loc)
 	now := Upcoming(Source{Tasks: src.Tasks, Contacts: src.Contacts}, today, 0, loc)
 	if len(now) == 0 {

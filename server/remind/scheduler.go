@@ -204,7 +204,7 @@ func (s *Scheduler) remindUser(ctx context.Context, t store.ReminderTarget, now 
 	if len(due) == 0 {
 		return nil
 	}
-	src, err := ReadSource(ctx, s.Store, t.AccountID, today, int(t.Settings.Days), loc)
+	src, err := ReadSource(ctx, s.Store, t.AccountID, t.UserID, today, int(t.Settings.Days), loc)
 	if err != nil {
 		return err
 	}
@@ -239,15 +239,19 @@ func (s *Scheduler) addActions(ctx context.Context, msg Message, now time.Time) 
 }
 
 // ReadSource reads what the account's reminders from today through days
-// later are made of: for the digests, the upcoming reminders and the web
-// app's dashboard.
-func ReadSource(ctx context.Context, st *store.Store, accountID int64, today time.Time, days int, loc *time.Location) (Source, error) {
+// later are made of, and the user's snoozes: for the digests, the
+// upcoming reminders and the web app's dashboard. Birthdays are read from
+// a week before today, for a snoozed one to show a week late.
+func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, today time.Time, days int, loc *time.Location) (Source, error) {
 	end := time.Date(today.Year(), today.Month(), today.Day()+days+1, 0, 0, 0, 0, loc)
-	data, err := st.ReminderData(ctx, accountID, end.Unix(), Spans(today, days))
+	data, err := st.ReminderData(ctx, accountID, end.Unix(), Spans(today.AddDate(0, 0, -snoozeDays), days+snoozeDays))
 	if err != nil {
 		return Source{}, err
 	}
 	src := Source{Yearly: data.Yearly, Tasks: data.Tasks}
+	if src.Snoozes, err = st.Snoozes(ctx, userID, today.AddDate(0, 0, -snoozeDays).Format(time.DateOnly)); err != nil {
+		return Source{}, err
+	}
 	dates, err := st.YearlyDates(ctx, accountID)
 	if err != nil {
 		return Source{}, err

@@ -73,8 +73,9 @@ type Options struct {
 	UpdateProfile func(c echo.Context, p *input.Params) (store.User, error)
 	// TestChannel sends a sample digest through ch.
 	TestChannel func(c echo.Context, ch store.Channel) error
-	// Upcoming reads what the account's reminders need for days from today.
-	Upcoming func(ctx context.Context, acct int64, today time.Time, days int, loc *time.Location) (remind.Source, error)
+	// Upcoming reads what the account's reminders need for days from
+	// today, and the user's snoozes.
+	Upcoming func(ctx context.Context, acct, user int64, today time.Time, days int, loc *time.Location) (remind.Source, error)
 	// SendAt is when digests go out for a user who has not chosen.
 	SendAt string
 	// Export and VCardExport answer the settings page's downloads, as

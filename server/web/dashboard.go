@@ -54,7 +54,7 @@ type dashboardCall struct {
 // who is due for a call; what the digests send, for the next two weeks.
 func (a *App) handleDashboard(c echo.Context) error {
 	d := a.datesOf(c)
-	src, err := a.o.Upcoming(c.Request().Context(), input.Account(c), d.today, dashboardDays, d.loc)
+	src, err := a.o.Upcoming(c.Request().Context(), input.Account(c), input.User(c), d.today, dashboardDays, d.loc)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,15 @@
 -- server_secrets holds the key every server on this database signs links
 -- with, made by whichever server needs it first.
 CREATE TABLE server_secrets (
-  name  TEXT PRIMARY KEY,
+  id    INTEGER PRIMARY KEY AUTOINCREMENT,
+  name  TEXT NOT NULL UNIQUE,
   value BLOB NOT NULL CHECK (length(value) = 32)
 );
 -- A used link, by the SHA-256 of its token: a link works once. Rows older
 -- than a link's life are pruned, since an expired link is refused anyway.
 CREATE TABLE action_links_used (
-  token_hash BLOB    PRIMARY KEY CHECK (length(token_hash) = 32),
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  token_hash BLOB    NOT NULL UNIQUE CHECK (length(token_hash) = 32),
   user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   used_at    INTEGER NOT NULL
 );
