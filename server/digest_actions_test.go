@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -218,5 +219,30 @@ func TestSnoozeAWeek(t *testing.T) {
 	json.Unmarshal((*got)[0].body, &w)
 	if len(w.Days) == 0 || w.Days[0].Date != "2026-03-24" || len(w.Days[0].Items) != 1 || w.Days[0].Items[0].Title != title {
 		t.Errorf("the digest of the 24th: %s", (*got)[0].body)
+	}
+}
+
+// TestChannelTestHasNoActions: "Send a test" carries no action links,
+// base_url or not.
+func TestChannelTestHasNoActions(t *testing.T) {
+	rc, got := newReceiver(t)
+	e := newEnv(t, func(o *Options) { o.BaseURL = kithBase })
+	_, key := e.user("ada@example.com")
+	e.dueForAll(key)
+	hook := e.channel(key, "kind=webhook&url="+rc.URL+"/hook")
+	ntfy := e.channel(key, "kind=ntfy&url="+rc.URL+"/ntfy/ada")
+	for _, ch := range []map[string]any{hook, ntfy} {
+		if r := e.do(req{method: "POST", path: fmt.Sprintf("/api/me/channels/%v/test", ch["id"]), key: key}); r.code != 200 {
+			t.Fatalf("test send: %d %s", r.code, r.body)
+		}
+	}
+	if len(*got) != 2 {
+		t.Fatalf("%d requests", len(*got))
+	}
+	if b := string((*got)[0].body); !strings.Contains(b, `"actions":[]`) || strings.Contains(b, "/actions/") {
+		t.Errorf("the webhook's sample: %s", b)
+	}
+	if b := string((*got)[1].body); strings.Contains(b, `"actions"`) {
+		t.Errorf("the ntfy sample: %s", b)
 	}
 }
