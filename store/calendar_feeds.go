@@ -123,6 +123,7 @@ type CalendarData struct {
 	LifeEvents []CalendarLifeEvent // those with should_be_reminded
 	Tasks      []CalendarTask      // open ones with a due date
 	Dates      []CalendarDate      // important dates with remind_yearly
+	Reminders  []Reminder          // every one users set, sent ones too
 }
 
 // Birthday is the birth date of a person whose exact age has a month and
@@ -256,6 +257,18 @@ func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarDa
 	})
 	if err != nil {
 		return CalendarData{}, fmt.Errorf("store: feed important dates: %w", err)
+	}
+	d.Reminders = []Reminder{}
+	err = queryEach(ctx, tx, accountRemindersQuery+` ORDER BY r.id`, accountID, func(sc scanner) error {
+		var r Reminder
+		if err := scanAccountReminder(sc, &r); err != nil {
+			return err
+		}
+		d.Reminders = append(d.Reminders, r)
+		return nil
+	})
+	if err != nil {
+		return CalendarData{}, fmt.Errorf("store: feed reminders: %w", err)
 	}
 	return d, nil
 }

@@ -84,19 +84,31 @@ func (s *Store) Reminders(ctx context.Context, accountID, personID int64) ([]Rem
 	return out, nil
 }
 
-// AccountReminders lists every reminder of the account with its person's
-// name, by id, through reminders_account: one query for the digests, the
-// upcoming list and the calendar feed, which work out the days in Go.
-// unsent leaves out the one_time reminders that went out already.
-func (s *Store) AccountReminders(ctx context.Context, accountID int64, unsent bool) ([]Reminder, error) {
-	only := ""
-	if unsent {
-		only = ` AND r.sent_at IS NULL`
+// accountRemindersQuery reads the account's reminders with their persons'
+// names through reminders_account.
+const accountRemindersQuery = `SELECT r.id, r.person_id, r.label, r.starts_on, r.frequency, r.every, r.until,
+		r.sent_at, r.created_at, r.updated_at, p.first_name, p.last_name
+	FROM reminders r JOIN persons p ON p.id = r.person_id
+	WHERE r.account_id = ?`
+
+// scanAccountReminder scans a row of accountRemindersQuery.
+func scanAccountReminder(sc scanner, r *Reminder) error {
+	var first string
+	var last *string
+	if err := sc.Scan(&r.ID, &r.PersonID, &r.Label, &r.StartsOn, &r.Frequency, &r.Every, &r.Until,
+		&r.SentAt, &r.CreatedAt, &r.UpdatedAt, &first, &last); err != nil {
+		return err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT r.id, r.person_id, r.label, r.starts_on, r.frequency, r.every, r.until,
-			r.sent_at, r.created_at, r.updated_at, p.first_name, p.last_name
-		FROM reminders r JOIN persons p ON p.id = r.person_id
-		WHERE r.account_id = ?`+only+` ORDER BY r.id`, accountID)
+	r.PersonName = FullName(first, last)
+	return nil
+}
+
+// AccountReminders lists every reminder of the account with its person's
+// name, by id: one query for the digests and the upcoming list, which
+// work out the days in Go. The one_time reminders that went out already
+// are left out.
+func (s *Store) AccountReminders(ctx context.Context, accountID int64) ([]Reminder, error) {
+	rows, err := s.r.QueryContext(ctx, accountRemindersQuery+` AND r.sent_at IS NULL ORDER BY r.id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("store: account reminders: %w", err)
 	}
@@ -104,12 +116,9 @@ func (s *Store) AccountReminders(ctx context.Context, accountID int64, unsent bo
 	out := []Reminder{}
 	for rows.Next() {
 		var r Reminder
-		var first string
-		var last *string
-		if err := scanReminder(extraAfter{rows, []any{&first, &last}}, &r); err != nil {
+		if err := scanAccountReminder(rows, &r); err != nil {
 			return nil, fmt.Errorf("store: scan reminder: %w", err)
 		}
-		r.PersonName = FullName(first, last)
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
@@ -117,15 +126,6 @@ func (s *Store) AccountReminders(ctx context.Context, accountID int64, unsent bo
 	}
 	return out, nil
 }
-
-// extraAfter scans what Scan is given, then after: a row that holds a
-// record and more.
-type extraAfter struct {
-	sc    scanner
-	after []any
-}
-
-func (e extraAfter) Scan(dest ...any) error { return e.sc.Scan(append(dest, e.after...)...) }
 
 // Reminder returns one reminder of the person; when there is none it
 // says whether the person or the reminder is missing.

@@ -104,15 +104,17 @@ func TestReminders(t *testing.T) {
 		t.Fatalf("created %+v, %v", weekly, err)
 	}
 
-	t.Run("the account's, with names, and the sent ones left out when asked", func(t *testing.T) {
+	t.Run("the account's, with names, but for the sent ones", func(t *testing.T) {
 		if err := s.RemindersSent(ctx, me.AccountID, []int64{one.ID, weekly.ID}, 42); err != nil {
 			t.Fatal(err)
 		}
-		all, err := s.AccountReminders(ctx, me.AccountID, false)
-		if err != nil || len(all) != 2 || all[0].PersonName != "Jim" || deref(all[0].SentAt) != int64(42) || all[1].SentAt != nil {
-			t.Fatalf("all %+v, %v", all, err)
+		if got, _ := s.Reminder(ctx, me.AccountID, jim.ID, one.ID); deref(got.SentAt) != int64(42) {
+			t.Errorf("sent_at %v", deref(got.SentAt))
 		}
-		unsent, err := s.AccountReminders(ctx, me.AccountID, true)
+		if got, _ := s.Reminder(ctx, me.AccountID, pam.ID, weekly.ID); got.SentAt != nil {
+			t.Errorf("a weekly reminder was marked sent: %v", deref(got.SentAt))
+		}
+		unsent, err := s.AccountReminders(ctx, me.AccountID)
 		if err != nil || len(unsent) != 1 || unsent[0].ID != weekly.ID || unsent[0].PersonName != "Pam" {
 			t.Fatalf("unsent %+v, %v", unsent, err)
 		}
@@ -138,13 +140,13 @@ func TestReminders(t *testing.T) {
 		if err := s.DeletePerson(ctx, me.AccountID, jim.ID); err != nil {
 			t.Fatal(err)
 		}
-		if all, err := s.AccountReminders(ctx, me.AccountID, false); err != nil || len(all) != 1 || all[0].ID != weekly.ID {
+		if all, err := s.AccountReminders(ctx, me.AccountID); err != nil || len(all) != 1 || all[0].ID != weekly.ID {
 			t.Fatalf("after deleting Jim: %+v, %v", all, err)
 		}
 		if err := s.Prune(ctx, me.AccountID); err != nil {
 			t.Fatal(err)
 		}
-		if all, err := s.AccountReminders(ctx, me.AccountID, false); err != nil || len(all) != 0 {
+		if all, err := s.AccountReminders(ctx, me.AccountID); err != nil || len(all) != 0 {
 			t.Fatalf("after the prune: %+v, %v", all, err)
 		}
 	})
