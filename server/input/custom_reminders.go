@@ -6,6 +6,12 @@ import (
 	"kith/store"
 )
 
+// MsgUntilBeforeStart refuses a reminder's until before its starts_on.
+const MsgUntilBeforeStart = "The until field must be a date after or equal to starts on."
+
+// msgReminderYears ends the refusal of a reminder's date out of its years.
+const msgReminderYears = " between 1900-01-01 and 9999-12-31."
+
 // Reminder reads the fields of a reminder a user sets, the same on create
 // and on replace: what is not sent takes its default. every and until are
 // not read for a one_time reminder, whatever they hold.
@@ -30,7 +36,7 @@ func Reminder(p *Params) store.ReminderInput {
 	}
 	if until := reminderDay(p, "until"); until != nil {
 		if start != nil && until.Before(*start) {
-			p.Fail("until", "The until field must be a date after or equal to starts on.")
+			p.Fail("until", MsgUntilBeforeStart)
 		}
 		s := until.Format(time.DateOnly)
 		in.Until = &s
@@ -42,7 +48,7 @@ func Reminder(p *Params) store.ReminderInput {
 func reminderDay(p *Params, key string) *time.Time {
 	d := p.Date(key)
 	if d != nil && (d.Year() < 1900 || d.Year() > 9999) {
-		p.Fail(key, "The "+Attr(key)+" field must be a date between 1900-01-01 and 9999-12-31.")
+		p.Fail(key, "The "+Attr(key)+" field must be a date"+msgReminderYears)
 		return nil
 	}
 	return d
