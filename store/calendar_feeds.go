@@ -190,7 +190,7 @@ const (
 		ORDER BY d.month, d.day, d.id`
 )
 
-// CalendarFeedData returns what the feed of secret shows: five queries in
+// CalendarFeedData returns what the feed of secret shows: six queries in
 // one read-only snapshot, whatever the size of the account.
 func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarData, error) {
 	if !ValidFeedSecret(secret) {
