@@ -137,7 +137,7 @@ const firstYear = 1900
 // zone loc; UIDs are "<kind>-<row id>@host". Each kind of row is one loop
 // here: a new source of dates is one more.
 func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Event {
-	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks)+len(d.Dates))
+	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks)+len(d.Dates)+len(d.Reminders))
 	uid := func(kind string, id int64) string { return kind + "-" + strconv.FormatInt(id, 10) + "@" + host }
 	for _, b := range d.Birthdays {
 		if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !input.RealDay(b.Year, time.Month(b.Month), b.Day) {
@@ -145,7 +145,7 @@ func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Ev
 		}
 		events = append(events, ical.Event{UID: uid("birthday", b.PersonID), Stamp: time.Unix(b.UpdatedAt, 0),
 			Date: ical.Date{Year: b.Year, Month: time.Month(b.Month), Day: b.Day}, Yearly: true,
-			Summary: "Birthday: " + b.PersonName})
+			Summary: "Birthday of " + b.PersonName})
 	}
 	for _, ev := range d.LifeEvents {
 		date := dayIn(ev.HappenedAt, loc)
@@ -167,8 +167,12 @@ func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Ev
 		if cd.Year != nil && *cd.Year >= firstYear {
 			date.Year = int(*cd.Year)
 		}
+		summary := cd.Label + " (" + cd.PersonName + ")"
+		if remind.IsBirthday(cd.Label) {
+			summary = "Birthday of " + cd.PersonName // one yearly event, so no age
+		}
 		events = append(events, ical.Event{UID: uid("date", cd.ID), Stamp: time.Unix(cd.UpdatedAt, 0), Date: date, Yearly: true,
-			Summary: cd.Label + " (" + cd.PersonName + ")"})
+			Summary: summary})
 	}
 	for _, t := range d.Tasks {
 		date := dayIn(t.DueAt, loc)
@@ -178,7 +182,52 @@ func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Ev
 		events = append(events, ical.Event{UID: uid("task", t.ID), Stamp: time.Unix(t.UpdatedAt, 0),
 			Date: date, Summary: t.Name + " (" + t.PersonName + ")"})
 	}
+	for i := range d.Reminders {
+		r := &d.Reminders[i]
+		start, err := time.Parse(time.DateOnly, r.StartsOn)
+		if err != nil {
+			continue // the table's CHECK lets no other form in
+		}
+		events = append(events, ical.Event{UID: uid("reminder", r.ID), Stamp: time.Unix(r.UpdatedAt, 0),
+			Date: ical.Date{Year: start.Year(), Month: start.Month(), Day: start.Day()}, Rule: reminderRule(r, start),
+			Summary: r.Label + " (" + r.PersonName + ")"})
+	}
 	return events
+}
+
+// reminderRule is the RRULE of a reminder a user set, none for one_time.
+// A monthly one on the 29th or 30th takes the last of the month's days up
+// to it, one on the 31st the month's last day; one on 29 February every
+// year takes February's last: the days store.Occurrences gives.
+func reminderRule(r *store.Reminder, start time.Time) string {
+	var rule string
+	switch r.Frequency {
+	case store.FrequencyDaily:
+		rule = "FREQ=DAILY"
+	case store.FrequencyWeekly:
+		rule = "FREQ=WEEKLY"
+	case store.FrequencyMonthly:
+		rule = "FREQ=MONTHLY"
+	case store.FrequencyYearly:
+		rule = "FREQ=YEARLY"
+	default:
+		return ""
+	}
+	rule += ";INTERVAL=" + strconv.FormatInt(r.Every, 10)
+	switch {
+	case r.Frequency == store.FrequencyMonthly && start.Day() == 29:
+		rule += ";BYMONTHDAY=28,29;BYSETPOS=-1"
+	case r.Frequency == store.FrequencyMonthly && start.Day() == 30:
+		rule += ";BYMONTHDAY=28,29,30;BYSETPOS=-1"
+	case r.Frequency == store.FrequencyMonthly && start.Day() == 31:
+		rule += ";BYMONTHDAY=-1"
+	case r.Frequency == store.FrequencyYearly && start.Month() == time.February && start.Day() == 29:
+		rule += ";BYMONTH=2;BYMONTHDAY=-1"
+	}
+	if r.Until != nil {
+		rule += ";UNTIL=" + strings.ReplaceAll(*r.Until, "-", "")
+	}
+	return rule
 }
 
 // dayIn is the date of the Unix time unix in loc, or the date a client

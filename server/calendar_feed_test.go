@@ -310,9 +310,9 @@ func TestCalendarFeedEvents(t *testing.T) {
 	// A year unknown starts in 2000.
 	checkEvent(t, events, "date-"+nameDay+host, wantEvent{summary: "Name day (Pam)", start: "20001224",
 		rrule: "FREQ=YEARLY", stamp: updated("important_dates", nameDay)})
-	checkEvent(t, events, "birthday-"+jim+host, wantEvent{summary: "Birthday: " + jimName, start: "19781001", rrule: "FREQ=YEARLY",
+	checkEvent(t, events, "birthday-"+jim+host, wantEvent{summary: "Birthday of " + jimName, start: "19781001", rrule: "FREQ=YEARLY",
 		stamp: updated("persons", jim)})
-	checkEvent(t, events, "birthday-"+pam+host, wantEvent{summary: "Birthday: Pam", start: "19960229",
+	checkEvent(t, events, "birthday-"+pam+host, wantEvent{summary: "Birthday of Pam", start: "19960229",
 		rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1", stamp: updated("persons", pam)})
 	checkEvent(t, events, "life-event-"+wedding+host, wantEvent{summary: "Wedding, at last; 💍 (" + jimName + ")", description: comment,
 		start: "20091003", rrule: "FREQ=YEARLY", stamp: updated("life_events", wedding)})
@@ -360,7 +360,7 @@ func TestCalendarFeedEvents(t *testing.T) {
 				}
 			}
 		}
-		if s, _ := edited["birthday-"+pam+host].Props.Text("SUMMARY"); s != "Birthday: Pamela" {
+		if s, _ := edited["birthday-"+pam+host].Props.Text("SUMMARY"); s != "Birthday of Pamela" {
 			t.Errorf("the renamed person's birthday: %q", s)
 		}
 	})

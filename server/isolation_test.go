@@ -102,6 +102,13 @@ var isolationMatrix = map[string][]string{
 	"HEAD /api/persons/:person/important-dates/:date":       {"account", "person"},
 	"PUT /api/persons/:person/important-dates/:date":        {"account", "person"},
 	"DELETE /api/persons/:person/important-dates/:date":     {"account", "person"},
+	"GET /api/persons/:person/reminders":                    {"account"},
+	"HEAD /api/persons/:person/reminders":                   {"account"},
+	"POST /api/persons/:person/reminders":                   {"account"},
+	"GET /api/persons/:person/reminders/:reminder":          {"account", "person"},
+	"HEAD /api/persons/:person/reminders/:reminder":         {"account", "person"},
+	"PUT /api/persons/:person/reminders/:reminder":          {"account", "person"},
+	"DELETE /api/persons/:person/reminders/:reminder":       {"account", "person"},
 	"GET /api/persons/:person/stay-in-touch":                {"account"},
 	"HEAD /api/persons/:person/stay-in-touch":               {"account"},
 	"PUT /api/persons/:person/stay-in-touch":                {"account"},
@@ -179,6 +186,8 @@ func TestIsolationMatrix(t *testing.T) {
 	e.contactDetail(bob, e.person(bob, "first_name=Bob4"), "kind=phone&value=Bob's+555")
 	date := e.importantDate(adaKey, person, "label=met&date=2019-05-04")
 	e.importantDate(bob, e.person(bob, "first_name=Bob4"), "label=Bob's&date=--05-04")
+	reminder := e.reminder(adaKey, person, "label=Call&starts_on=2026-03-01&frequency=monthly")
+	e.reminder(bob, e.person(bob, "first_name=Bob7"), "label=Bob's&starts_on=2026-03-01&frequency=daily")
 	interaction := e.interaction(adaKey, person, "happened_on=2026-03-01&kind=call")
 	e.interaction(bob, e.person(bob, "first_name=Bob5"), "happened_on=2026-03-01&kind=email")
 	if r := e.do(req{method: "PUT", path: "/api/persons/" + person + "/stay-in-touch?every_days=30", key: adaKey}); r.code != 200 {
@@ -218,6 +227,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + person + "/contact-details", "/api/persons/" + other + "/contact-details",
 			"/api/administration/logs", "/api/me/channels",
 			"/api/persons/" + person + "/important-dates", "/api/persons/" + other + "/important-dates",
+			"/api/persons/" + person + "/reminders", "/api/persons/" + other + "/reminders",
 			"/api/persons/" + person + "/interactions", "/api/persons/" + other + "/interactions",
 			"/api/persons/" + person + "/stay-in-touch", "/api/persons/" + other + "/stay-in-touch",
 			"/api/administration/relationship-types", "/api/persons/" + person + "/relationships",
@@ -264,7 +274,7 @@ func TestIsolationMatrix(t *testing.T) {
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
 			path = strings.NewReplacer(":log", logID, ":user", invited, ":channel", channel, ":feed", voided).Replace(path)
-			path = strings.NewReplacer(":tag", tag).Replace(path)
+			path = strings.NewReplacer(":tag", tag, ":reminder", reminder).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)

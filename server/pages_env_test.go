@@ -150,6 +150,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		"interactions":    e.interaction(key, person, "happened_on=2026-03-01&kind=call"),
 		"life-events":     e.lifeEvent(key, person, "description=Moved&happened_at=2020-01-01"),
 		"work-history":    e.workEntry(key, person, "job_title=Admiral&active=0"),
+		"reminders":       e.reminder(key, person, "label=Call&starts_on=2026-03-20&frequency=weekly"),
 	}
 	if len(items) != len(web.Children) {
 		t.Fatalf("%d kinds made, %d served", len(items), len(web.Children))

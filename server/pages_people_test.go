@@ -252,6 +252,16 @@ var kindCases = map[string]kindCase{
 		edit:      form("label", "Name day", "date", "--06-01", "remind_yearly", "0"),
 		edited:    []string{"Name day", "1 June"},
 	},
+	"reminders": {
+		add:       form("label", "Call about the flat", "starts_on", "2026-01-31", "frequency", "monthly", "every", "", "until", ""),
+		shown:     []string{"Call about the flat", "every month from Sat 31 Jan 2026 · next Tue 31 Mar 2026"},
+		bad:       form("label", "Call", "starts_on", "2026-03-20", "frequency", "weekly", "every", "2", "until", "2026-03-19"),
+		badField:  "until",
+		badMsg:    "“Until” cannot be before the first date.",
+		prefilled: []string{`value="Call about the flat"`, `value="2026-01-31"`, `<option value="monthly" selected>`, `name="every" value="1"`},
+		edit:      form("label", "Send the photos", "starts_on", "2026-04-02", "frequency", "one_time", "every", "x", "until", "nope"),
+		edited:    []string{"Send the photos", "once, on Thu 2 Apr 2026"},
+	},
 	"tasks": {
 		add:       form("name", "Call about the job", "due_at", "2026-03-20", "task_category_id", ""),
 		shown:     []string{"Call about the job", "due Fri 20 Mar 2026", "Mark done"},

@@ -144,6 +144,11 @@ func (s *Server) routes(corsOrigins []string) {
 	api.get("/api/persons/:person/important-dates/:date", s.handleImportantDateShow, auth)
 	api.PUT("/api/persons/:person/important-dates/:date", s.handleImportantDateUpdate, auth)
 	api.DELETE("/api/persons/:person/important-dates/:date", s.handleImportantDateDelete, auth)
+	api.get("/api/persons/:person/reminders", s.handleReminderList, auth)
+	api.POST("/api/persons/:person/reminders", s.handleReminderCreate, auth)
+	api.get("/api/persons/:person/reminders/:reminder", s.handleReminderShow, auth)
+	api.PUT("/api/persons/:person/reminders/:reminder", s.handleReminderUpdate, auth)
+	api.DELETE("/api/persons/:person/reminders/:reminder", s.handleReminderDelete, auth)
 
 	api.get("/api/persons/:person/stay-in-touch", s.handleStayInTouchShow, auth)
 	api.PUT("/api/persons/:person/stay-in-touch", s.handleStayInTouchUpdate, auth)

@@ -123,6 +123,7 @@ type CalendarData struct {
 	LifeEvents []CalendarLifeEvent // those with should_be_reminded
 	Tasks      []CalendarTask      // open ones with a due date
 	Dates      []CalendarDate      // important dates with remind_yearly
+	Reminders  []Reminder          // every one users set, sent ones too
 }
 
 // Birthday is the birth date of a person whose exact age has a month and
@@ -189,7 +190,7 @@ const (
 		ORDER BY d.month, d.day, d.id`
 )
 
-// CalendarFeedData returns what the feed of secret shows: five queries in
+// CalendarFeedData returns what the feed of secret shows: six queries in
 // one read-only snapshot, whatever the size of the account.
 func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarData, error) {
 	if !ValidFeedSecret(secret) {
@@ -256,6 +257,18 @@ func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarDa
 	})
 	if err != nil {
 		return CalendarData{}, fmt.Errorf("store: feed important dates: %w", err)
+	}
+	d.Reminders = []Reminder{}
+	err = queryEach(ctx, tx, accountRemindersQuery+` ORDER BY r.id`, accountID, func(sc scanner) error {
+		var r Reminder
+		if err := scanAccountReminder(sc, &r); err != nil {
+			return err
+		}
+		d.Reminders = append(d.Reminders, r)
+		return nil
+	})
+	if err != nil {
+		return CalendarData{}, fmt.Errorf("store: feed reminders: %w", err)
 	}
 	return d, nil
 }

@@ -22,6 +22,7 @@ var copyTables = []string{
 	"relationship_types", "relationships",
 	"tags", "person_tags",
 	"photos", "two_factor", "two_factor_recovery",
+	"reminders",
 	// The action links' key goes too, so that digests sent before a move
 	// keep working after it, and the links used stay used.
 	"server_secrets", "action_links_used", "snoozes",

@@ -248,6 +248,8 @@ func personKinds(s *store.Store) []personKind {
 			s.CreateLifeEvent, s.LifeEvent, s.UpdateLifeEvent, s.DeleteLifeEvent, count(s.LifeEvents)),
 		kindOf("note", store.ErrNoteNotFound, "x",
 			s.CreateNote, s.Note, s.UpdateNote, s.DeleteNote, countPages(s.Notes)),
+		kindOf("reminder", store.ErrReminderNotFound, store.ReminderInput{Label: "x", StartsOn: "2026-01-01", Frequency: "weekly", Every: 1},
+			s.CreateReminder, s.Reminder, s.UpdateReminder, s.DeleteReminder, count(s.Reminders)),
 		kindOf("task", store.ErrTaskNotFound, store.TaskInput{Name: "x"},
 			s.CreateTask, s.Task, s.UpdateTask, s.DeleteTask, count(s.Tasks)),
 		// Every entry is active, so that a refused update that still

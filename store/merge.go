@@ -120,7 +120,7 @@ func orOther(kept, other *string) *string {
 // moveOwned gives the kept person every record of the kinds a person may
 // have any number of, whatever they hold.
 func moveOwned(ctx context.Context, tx *txn, keptID, otherID int64) error {
-	for _, table := range []string{"tasks", "notes", "gifts", "life_events", "interactions"} {
+	for _, table := range []string{"tasks", "notes", "gifts", "life_events", "interactions", "reminders"} {
 		if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET person_id = ? WHERE person_id = ?`, keptID, otherID); err != nil {
 			return fmt.Errorf("store: merge %s: %w", table, err)
 		}

@@ -66,11 +66,11 @@ func TestListsAreOneQuery(t *testing.T) {
 	}
 }
 
-// TestCalendarFeedIsFiveQueries: a feed is read in five statements (the
-// feed, birthdays, life events, tasks, important dates) whether the
+// TestCalendarFeedIsSixQueries: a feed is read in six statements (the
+// feed, birthdays, life events, tasks, important dates, reminders) whether the
 // account has 2 persons or 200; a secret of the wrong form costs none,
 // and an unchanged feed writes nothing.
-func TestCalendarFeedIsFiveQueries(t *testing.T) {
+func TestCalendarFeedIsSixQueries(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	u, err := s.CreateUser(ctx, NewUser{FirstName: "A", LastName: "L", Email: "ada@example.com", Password: "password"})
@@ -102,13 +102,17 @@ func TestCalendarFeedIsFiveQueries(t *testing.T) {
 			if _, err := s.CreateImportantDate(ctx, u.AccountID, p.ID, ImportantDateInput{Label: "met", Month: 2, Day: 29, RemindYearly: true}); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := s.CreateReminder(ctx, u.AccountID, p.ID, ReminderInput{Label: "r", StartsOn: "2028-01-31", Frequency: FrequencyMonthly, Every: 1}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var d CalendarData
-		if q := queries(s, func() { d, err = s.CalendarFeedData(ctx, secret) }); q != 5 || err != nil {
+		if q := queries(s, func() { d, err = s.CalendarFeedData(ctx, secret) }); q != 6 || err != nil {
 			t.Errorf("a feed took %d queries (%v)", q, err)
 		}
-		if len(d.Birthdays) < n/2 || len(d.Tasks) < n/2 || len(d.LifeEvents) < n/2 || len(d.Dates) < n/2 {
-			t.Errorf("%d birthdays, %d tasks, %d life events, %d dates; want %d of each at least", len(d.Birthdays), len(d.Tasks), len(d.LifeEvents), len(d.Dates), n/2)
+		if len(d.Birthdays) < n/2 || len(d.Tasks) < n/2 || len(d.LifeEvents) < n/2 || len(d.Dates) < n/2 || len(d.Reminders) < n/2 {
+			t.Errorf("%d birthdays, %d tasks, %d life events, %d dates, %d reminders; want %d of each at least",
+				len(d.Birthdays), len(d.Tasks), len(d.LifeEvents), len(d.Dates), len(d.Reminders), n/2)
 		}
 	}
 	for _, bad := range []string{"", "x", secret[1:], secret + "A", strings.ToLower(secret)} {

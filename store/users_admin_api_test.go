@@ -60,6 +60,9 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if _, err := s.CreateRelationship(ctx, u.AccountID, byName["Full"], types[0].ID, byName["Kin"]); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.CreateReminder(ctx, u.AccountID, byName["Full"], store.ReminderInput{Label: "Call", StartsOn: "2026-01-01", Frequency: "monthly", Every: 1}); err != nil {
+		t.Fatal(err)
+	}
 	// Logged as the user's (logs), with a key of theirs (api_keys).
 	if _, _, err := s.CreateAPIKey(store.WithActor(ctx, u.ID), u.ID, "phone"); err != nil {
 		t.Fatal(err)

@@ -40,7 +40,10 @@ type Event struct {
 	// Yearly repeats the event on its month and day every year; one on
 	// 29 February falls on the last day of February (28th in common
 	// years).
-	Yearly      bool
+	Yearly bool
+	// Rule, when not empty, is the RRULE's value, for a repetition Yearly
+	// does not say; Yearly is not read then.
+	Rule        string
 	Summary     string
 	Description string // none when empty
 }
@@ -121,7 +124,10 @@ func (w *writer) event(e *Event) {
 	if end := start.next(); end.Year <= 9999 {
 		w.date("DTEND;VALUE=DATE:", end)
 	}
-	if e.Yearly {
+	switch {
+	case e.Rule != "":
+		w.raw("RRULE:" + e.Rule)
+	case e.Yearly:
 		if start.Month == time.February && start.Day == 29 {
 			// Plain FREQ=YEARLY skips common years (RFC 5545 §3.3.10).
 			w.raw("RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1")

@@ -115,3 +115,13 @@ var Tasks = Child[store.Task, store.TaskInput]{
 	},
 	Remove: (*store.Store).DeleteTask,
 }
+
+// Reminders are the reminders a user sets on a person.
+var Reminders = Child[store.Reminder, store.ReminderInput]{
+	Param: "reminder", NotFound: store.ErrReminderNotFound,
+	Read:   func(p *Params, _ time.Time) store.ReminderInput { return Reminder(p) },
+	Get:    (*store.Store).Reminder,
+	Create: (*store.Store).CreateReminder,
+	Update: (*store.Store).UpdateReminder,
+	Remove: (*store.Store).DeleteReminder,
+}

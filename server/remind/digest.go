@@ -6,6 +6,7 @@ package remind
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"kith/server/input"
@@ -19,6 +20,7 @@ const (
 	KindImportantDate = "important_date"
 	KindTask          = "task"
 	KindStayInTouch   = "stay_in_touch"
+	KindReminder      = "reminder"
 )
 
 // Item is one thing to be reminded of on a day.
@@ -36,9 +38,12 @@ type Item struct {
 	TaskID int64 `json:"task_id,omitempty"`
 	// DueOn is when a task was due, or a person became due for a call,
 	// for what is overdue.
-	DueOn string `json:"due_on,omitempty"`
+	DueOn      string `json:"due_on,omitempty"`
+	ReminderID int64  `json:"reminder_id,omitempty"`
+	// Once marks a one_time reminder, which goes out once: see SentOnce.
+	Once bool `json:"-"`
 	// Ref is the row of a dated item (a birthday's person, the life
-	// event, the important date): what a snooze names.
+	// event, the important date, the reminder): what a snooze names.
 	Ref int64 `json:"-"`
 	// Actions are the item's action links, in a digest only.
 	Actions []ItemAction `json:"-"`
@@ -65,6 +70,8 @@ type Source struct {
 	Yearly   []store.Yearly
 	Tasks    []store.DueTask
 	Contacts []Contact
+	// Reminders are the ones users set, but for one_time ones sent.
+	Reminders []store.Reminder
 	// Snoozes are the user's occurrences moved a week on.
 	Snoozes []store.Snooze
 }
@@ -83,6 +90,7 @@ func Upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 
 func upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 	out := []Day{}
+	set := remindersByDay(src.Reminders, today, today.AddDate(0, 0, days))
 	for i := 0; i <= days; i++ {
 		day := today.AddDate(0, 0, i)
 		var items []Item
@@ -91,6 +99,7 @@ func upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 				items = append(items, it)
 			}
 		}
+		items = append(items, set[day]...)
 		for _, t := range src.Tasks {
 			due := DayOf(t.DueAt, loc)
 			if due.Equal(day) || (i == 0 && due.Before(day)) {
@@ -113,7 +122,7 @@ func upcoming(src Source, today time.Time, days int, loc *time.Location) []Day {
 // tasks and calls due today or overdue. Tasks and calls of later days wait
 // for their own day's digest.
 func Digest(src Source, today time.Time, days int, loc *time.Location) []Day {
-	later := Source{Yearly: src.Yearly, Snoozes: src.Snoozes}
+	later := Source{Yearly: src.Yearly, Reminders: src.Reminders, Snoozes: src.Snoozes}
 	out := Upcoming(later, today, days, loc)
 	now := Upcoming(Source{Tasks: src.Tasks, Contacts: src.Contacts}, today, 0, loc)
 	if len(now) == 0 {
@@ -160,6 +169,10 @@ func Spans(today time.Time, days int) []store.DaySpan {
 	return out
 }
 
+// IsBirthday reports whether an important date's label makes it a
+// birthday, worded as one everywhere.
+func IsBirthday(label string) bool { return strings.EqualFold(strings.TrimSpace(label), "birthday") }
+
 func leap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 
 func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {
@@ -178,13 +191,14 @@ func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {
 		n := day.Year() - int(*year)
 		it.Years = &n
 	}
-	switch y.Kind {
-	case store.YearlyBirthday:
-		it.Kind, it.Title = KindBirthday, "Birthday of "+y.PersonName
+	switch {
+	// An important date labelled birthday reads as one, and keeps its kind.
+	case y.Kind == store.YearlyBirthday, y.Kind == store.YearlyImportantDate && IsBirthday(y.Label):
+		it.Title = "Birthday of " + y.PersonName
 		if it.Years != nil {
 			it.Title += fmt.Sprintf(" (%d)", *it.Years)
 		}
-	case store.YearlyLifeEvent:
+	case y.Kind == store.YearlyLifeEvent:
 		it.Kind, it.Title = KindLifeEvent, y.Label+" — "+y.PersonName
 		if it.Years != nil {
 			it.Title += fmt.Sprintf(" (%s ago)", plural(*it.Years, "year"))
@@ -196,6 +210,36 @@ func yearlyOn(y store.Yearly, day time.Time, loc *time.Location) (Item, bool) {
 		}
 	}
 	return it, true
+}
+
+// remindersByDay places each occurrence of the reminders from from
+// through to on its day: each reminder's days are worked out once, not
+// looked for on every day of the span.
+func remindersByDay(rs []store.Reminder, from, to time.Time) map[time.Time][]Item {
+	out := map[time.Time][]Item{}
+	for i := range rs {
+		r := &rs[i]
+		for _, d := range r.Between(from, to) {
+			out[d] = append(out[d], Item{Kind: KindReminder, PersonID: r.PersonID, Person: r.PersonName,
+				Title: r.Label + " — " + r.PersonName, Label: r.Label, ReminderID: r.ID, Ref: r.ID, Once: r.Frequency == store.FrequencyOnce})
+		}
+	}
+	return out
+}
+
+// SentOnce lists the one_time reminders in the part of days that is date's
+// own: once a digest holding them is delivered, they are not sent again.
+func SentOnce(days []Day, date string) []int64 {
+	var out []int64
+	if len(days) == 0 || days[0].Date != date {
+		return nil
+	}
+	for _, it := range days[0].Items {
+		if it.Once {
+			out = append(out, it.ReminderID)
+		}
+	}
+	return out
 }
 
 func taskItem(t store.DueTask, due, day time.Time) Item {

@@ -21,14 +21,11 @@ func actionOf(it Item, day string) (Action, bool) {
 		return Action{Do: store.ActionMarkDone, Kind: it.Kind, Ref: it.TaskID}, true
 	case KindStayInTouch:
 		return Action{Do: store.ActionLogCall, Kind: it.Kind, Ref: it.PersonID}, true
-	case KindBirthday, KindImportantDate, KindLifeEvent, kindReminder:
+	case KindBirthday, KindImportantDate, KindLifeEvent, KindReminder:
 		return Action{Do: store.ActionSnooze, Kind: it.Kind, Ref: it.Ref, Day: day}, true
 	}
 	return Action{}, false
 }
-
-// kindReminder is the kind of a reminder a user set.
-const kindReminder = "reminder"
 
 // AddActions gives each item of days its action links under base, signed
 // with key for the user, working for store.ActionLinkLife from now.

@@ -72,8 +72,8 @@ func TestDigestKeepsLaterTasksForTheirDay(t *testing.T) {
 		Contacts: []Contact{{PersonID: 2, Person: "Bob", EveryDays: 30, Due: day("2026-03-03")}},
 	}
 	got := fmt.Sprint(Digest(src, day("2026-03-10"), 7, loc))
-	want := "[{2026-03-10 [{task 1 Ada Task: Today — Ada Today <nil> 1  0 []} {stay_in_touch 2 Bob Get in touch with Bob (every 30 days)  <nil> 0 2026-03-03 0 []}]} " +
-		"{2026-03-12 [{birthday 1 Ada Birthday of Ada  <nil> 0  0 []}]}]"
+	want := "[{2026-03-10 [{task 1 Ada Task: Today — Ada Today <nil> 1  0 false 0 []} {stay_in_touch 2 Bob Get in touch with Bob (every 30 days)  <nil> 0 2026-03-03 0 false 0 []}]} " +
+		"{2026-03-12 [{birthday 1 Ada Birthday of Ada  <nil> 0  0 false 0 []}]}]"
 	if got != want {
 		t.Errorf("digest\n got %s\nwant %s", got, want)
 	}
@@ -105,3 +105,43 @@ func TestPublicAddr(t *testing.T) {
 		}
 	}
 }
+
+func TestRemindersInTheDigest(t *testing.T) {
+	sent := int64(1)
+	src := Source{
+		Yearly: []store.Yearly{
+			{PersonID: 1, PersonName: "Ada", Kind: store.YearlyImportantDate, Label: "BirthDay", Year: ptr(int64(1990)), Month: 3, Day: 11},
+			{PersonID: 2, PersonName: "Bob", Kind: store.YearlyImportantDate, Label: "birthday", Month: 3, Day: 12},
+		},
+		Reminders: []store.Reminder{
+			{ID: 7, PersonID: 1, PersonName: "Ada", Label: "Call", StartsOn: "2026-01-31", Frequency: "monthly", Every: 1},
+			{ID: 8, PersonID: 2, PersonName: "Bob", Label: "Visit", StartsOn: "2026-03-10", Frequency: "one_time", Every: 1},
+			{ID: 9, PersonID: 2, PersonName: "Bob", Label: "Gone", StartsOn: "2026-03-10", Frequency: "one_time", Every: 1, SentAt: &sent},
+			{ID: 10, PersonID: 2, PersonName: "Bob", Label: "Past", StartsOn: "2026-03-09", Frequency: "one_time", Every: 1},
+		},
+	}
+	days := Digest(src, day("2026-03-10"), 21, time.UTC)
+	var got []string
+	for _, d := range days {
+		for _, it := range d.Items {
+			got = append(got, d.Date+" "+it.Kind+" "+it.Title+fmt.Sprintf(" %d %v", it.ReminderID, it.Once))
+		}
+	}
+	want := []string{
+		"2026-03-10 reminder Visit — Bob 8 true",
+		"2026-03-11 important_date Birthday of Ada (36) 0 false",
+		"2026-03-12 important_date Birthday of Bob 0 false",
+		"2026-03-31 reminder Call — Ada 7 false",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("digest\n got %q\nwant %q", got, want)
+	}
+	if ids := SentOnce(days, "2026-03-10"); fmt.Sprint(ids) != "[8]" {
+		t.Errorf("sent once %v", ids)
+	}
+	if ids := SentOnce(days, "2026-03-09"); ids != nil {
+		t.Errorf("another day's digest sends %v", ids)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

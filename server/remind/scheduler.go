@@ -260,6 +260,9 @@ func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, t
 		src.Yearly = append(src.Yearly, store.Yearly{ID: d.ID, PersonID: d.PersonID, PersonName: d.Name, Kind: store.YearlyImportantDate,
 			Label: d.Label, Year: d.Year, Month: int(d.Month), Day: int(d.Day)})
 	}
+	if src.Reminders, err = st.AccountReminders(ctx, accountID); err != nil {
+		return Source{}, err
+	}
 	contacts, err := st.DueContacts(ctx, accountID)
 	if err != nil {
 		return Source{}, err
@@ -298,7 +301,11 @@ func (s *Scheduler) deliverDigest(ctx context.Context, t store.ReminderTarget, c
 			Str("day", msg.Date).Msg("reminder digest sent")
 		// The send is done: record it even if the request that started
 		// the pass is going away.
-		return s.Store.ChannelDelivered(context.WithoutCancel(ctx), ch.ID, msg.Date, s.Store.Now().Unix())
+		ctx, at := context.WithoutCancel(ctx), s.Store.Now().Unix()
+		if err := s.Store.ChannelDelivered(ctx, ch.ID, msg.Date, at); err != nil {
+			return err
+		}
+		return s.Store.RemindersSent(ctx, t.AccountID, SentOnce(msg.Days, msg.Date), at)
 	}
 	tries := int64(1)
 	if ch.FailDay != nil && *ch.FailDay == msg.Date {

@@ -33,7 +33,7 @@ func snooze(out []Day, src Source, today time.Time, days int, loc *time.Location
 	}
 	// The dated items of the week before each day of the span: those
 	// snoozed land in it.
-	dated := Source{Yearly: src.Yearly}
+	dated := Source{Yearly: src.Yearly, Reminders: src.Reminders}
 	for _, d := range upcoming(dated, today.AddDate(0, 0, -snoozeDays), days, loc) {
 		on, _ := time.Parse(time.DateOnly, d.Date)
 		to := on.AddDate(0, 0, snoozeDays).Format(time.DateOnly)

@@ -154,6 +154,7 @@ var Children = []Child{
 			}
 			return url.Values{"label": {v.Label}, "date": {date}, "remind_yearly": {strconv.FormatBool(v.RemindYearly)}}
 		}),
+	reminderChild,
 	childOf(input.Tasks, "tasks", "Tasks", "task",
 		func(a *App, c echo.Context) ([]Field, error) {
 			cats, err := a.store.TaskCategories(c.Request().Context(), input.Account(c))

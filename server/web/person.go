@@ -26,7 +26,7 @@ type personView struct {
 	// The page's parts, in its order: how to reach them, what needs
 	// doing, then the record of them.
 	Contact personSection
-	Todo    []personSection // tasks, important dates
+	Todo    []personSection // important dates, reminders, tasks
 	Record  []personSection // notes, interactions, gifts, …
 	// Forms of the person's own fields, each in a section of its own.
 	AgeForm, LookForm, TouchForm Form
@@ -50,7 +50,7 @@ type personSection struct {
 
 // todoKinds are the kinds of what needs doing, drawn after the contact
 // details and before the record.
-var todoKinds = map[string]bool{"tasks": true, "important-dates": true}
+var todoKinds = map[string]bool{"tasks": true, "important-dates": true, "reminders": true}
 
 // failed is a form that came back with errors: which one, with what.
 type failed struct {

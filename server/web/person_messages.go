@@ -51,6 +51,7 @@ var plainSays = map[string]string{
 	input.MsgPhotoType:                                                                             "Choose a JPEG, PNG, GIF or WebP file.",
 	input.MsgPhotoImage:                                                                            "That file is not an image Kith can read.",
 	input.MsgPhotoPixels:                                                                           "That image is larger than 40 megapixels.",
+	input.MsgUntilBeforeStart:                                                                      "“Until” cannot be before the first date.",
 }
 
 // plainRules word the contract's rules (contract.md §2) by the label.
@@ -71,6 +72,7 @@ var plainRules = []struct {
 	{regexp.MustCompile(`^The .+ field must be a valid day of the month\.$`), "That month has no such day."},
 	{regexp.MustCompile(`^The .+ field must be true or false\.$`), "“$label” is yes or no."},
 	{regexp.MustCompile(`^The .+ field format is invalid\.$`), "“$label” is not in a form Kith can read."},
+	{regexp.MustCompile(`^The .+ field must be a date between (\S+) and (\S+)\.$`), "“$label” takes a date from $1 to $2."},
 }
 
 func plainMessage(label, msg string) string {
