@@ -38,11 +38,9 @@ const ssoPath = "/auth/oidc"
 // ssoView is a refused single sign-on's page.
 type ssoView struct{ Message string }
 
-// handleSSOLogin sends the browser to the provider.
+// handleSSOLogin sends the browser to the provider. It and the callback
+// are routes only while single sign-on is on.
 func (a *App) handleSSOLogin(c echo.Context) error {
-	if a.o.SSO == nil {
-		return echo.ErrNotFound
-	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	if _, ok := input.Session(c); ok {
 		return c.Redirect(http.StatusSeeOther, "/")
@@ -70,9 +68,6 @@ var (
 // handleSSOCallback ends a sign-in at the provider: the session, the
 // Code step first for a user with two-factor on, or a page saying why not.
 func (a *App) handleSSOCallback(c echo.Context) error {
-	if a.o.SSO == nil {
-		return echo.ErrNotFound
-	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	// Single use: whatever happens next, this browser's cookie is spent.
 	c.SetCookie(&http.Cookie{Name: SSOCookie, Path: ssoPath, MaxAge: -1, HttpOnly: true,
