@@ -117,8 +117,11 @@ func (p *idp) jwks(w http.ResponseWriter, r *http.Request) {
 func (p *idp) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	scopes := strings.Fields(q.Get("scope"))
+	p.mu.Lock()
+	redirect := p.redirect
+	p.mu.Unlock()
 	switch {
-	case q.Get("response_type") != "code", q.Get("client_id") != p.clientID, q.Get("redirect_uri") != p.redirect,
+	case q.Get("response_type") != "code", q.Get("client_id") != p.clientID, q.Get("redirect_uri") != redirect,
 		!slices.Contains(scopes, "openid"), !slices.Contains(scopes, "email"),
 		len(q.Get("state")) < 22, len(q.Get("nonce")) < 22, q.Get("state") == q.Get("nonce"),
 		q.Get("code_challenge_method") != "S256", len(q.Get("code_challenge")) != 43:
@@ -228,7 +231,10 @@ func (p *idp) ssoTo(t testing.TB, pg page) string {
 	}
 	res.Body.Close()
 	back, err := url.Parse(res.Header.Get("Location"))
-	if res.StatusCode != http.StatusFound || err != nil || !strings.HasPrefix(back.String(), p.redirect+"?") {
+	p.mu.Lock()
+	redirect := p.redirect
+	p.mu.Unlock()
+	if res.StatusCode != http.StatusFound || err != nil || !strings.HasPrefix(back.String(), redirect+"?") {
 		t.Fatalf("provider: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	return back.RequestURI()
