@@ -53,14 +53,14 @@ func (a *App) loginPage(c echo.Context, status int, email string, errs map[strin
 	return a.render(c, status, "login", Page{Title: "Log in", Data: v})
 }
 
-// errPasswordOff refuses a password sign-in with oidc.allow_password off.
-const errPasswordOff = "Password sign-in is turned off."
+// passwordOffRefusal answers a password sign-in with oidc.allow_password off.
+const passwordOffRefusal = "Password sign-in is turned off."
 
 // handleLogin checks the form as the API's login does, under the same
 // throttles, and starts a session.
 func (a *App) handleLogin(c echo.Context) error {
 	if a.o.PasswordOff {
-		return a.loginPage(c, http.StatusForbidden, "", nil, errPasswordOff)
+		return a.loginPage(c, http.StatusForbidden, "", nil, passwordOffRefusal)
 	}
 	if err := input.ParseForm(c); err != nil {
 		return err
