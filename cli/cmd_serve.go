@@ -19,6 +19,7 @@ import (
 	"kith/rate"
 	"kith/server"
 	"kith/server/mail"
+	"kith/server/web/sso"
 	"kith/store"
 )
 
@@ -92,6 +93,13 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 
 		RefusePrivateAddresses:   cfg.RefusePrivateAddresses,
 		EmailChangeNeedsPassword: cfg.APIEmailChangeNeedsPassword,
+
+		SSOAutoCreate: cfg.OIDCAutoCreate,
+		PasswordOff:   !cfg.OIDCAllowPassword,
+	}
+	if cfg.OIDC() {
+		o.SSO = sso.New(sso.Config{Issuer: cfg.OIDCIssuer, ClientID: cfg.OIDCClientID,
+			ClientSecret: cfg.OIDCClientSecret, Name: cfg.OIDCName, Now: st.Now})
 	}
 	if store.IsPostgres(cfg.DB) {
 		// Every server on the database counts together: a client does not

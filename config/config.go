@@ -70,6 +70,20 @@ type Config struct {
 
 	// MetricsAddr, when set, serves Prometheus metrics there (metrics.addr).
 	MetricsAddr string
+
+	// OIDCIssuer turns single sign-on on: the OpenID provider's issuer URL,
+	// as its discovery document spells it. OIDCClientID and
+	// OIDCClientSecret are Kith's client at the provider; OIDCName is shown
+	// on the sign-in page's link.
+	OIDCIssuer       string
+	OIDCClientID     string
+	OIDCClientSecret string
+	OIDCName         string
+	// OIDCAutoCreate makes a user, in a new account, for a verified email
+	// Kith does not know.
+	OIDCAutoCreate bool
+	// OIDCAllowPassword false refuses every sign-in by password.
+	OIDCAllowPassword bool
 }
 
 // key describes one configuration key: its name in the YAML file, its
@@ -109,6 +123,12 @@ var keys = []key{
 	{"api.email_change_needs_password", false, func(c *Config, v any) error { return asBool(v, &c.APIEmailChangeNeedsPassword) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 	{"metrics.addr", "", func(c *Config, v any) error { return asString(v, &c.MetricsAddr) }},
+	{"oidc.issuer", "", func(c *Config, v any) error { return asString(v, &c.OIDCIssuer) }},
+	{"oidc.client_id", "", func(c *Config, v any) error { return asString(v, &c.OIDCClientID) }},
+	{"oidc.client_secret", "", func(c *Config, v any) error { return asSecret(v, &c.OIDCClientSecret) }},
+	{"oidc.name", "SSO", func(c *Config, v any) error { return asString(v, &c.OIDCName) }},
+	{"oidc.auto_create", false, func(c *Config, v any) error { return asBool(v, &c.OIDCAutoCreate) }},
+	{"oidc.allow_password", true, func(c *Config, v any) error { return asBool(v, &c.OIDCAllowPassword) }},
 }
 
 // EnvName returns the environment variable that sets the key name.

@@ -27,6 +27,7 @@ func TestDefaults(t *testing.T) {
 		CORSOrigins: []string{"*"}, LogLevel: "info", LogFormat: "json", BootstrapEmail: "admin@example.com",
 		SMTPPort: 587, SMTPTLS: "starttls",
 		MaxConnections: 1024, MaxConnectionsPerIP: 64, ReminderSendAt: "08:00",
+		OIDCName: "SSO", OIDCAllowPassword: true,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults\n got %+v\nwant %+v", c, want)
@@ -86,6 +87,8 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"metrics.addr":           "127.0.0.1:9464",
 		"limits.max_connections": "10", "limits.max_connections_per_ip": "0", "reminders.send_at": "21:45",
 		"reminders.refuse_private_addresses": "true", "api.email_change_needs_password": "true",
+		"oidc.issuer": "https://sso.h.example/realms/home", "oidc.client_id": "kith", "oidc.client_secret": " s3cret ",
+		"oidc.name": "Home SSO", "oidc.auto_create": "yes", "oidc.allow_password": "false",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -117,6 +120,10 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	}
 	if c.MaxConnections != 10 || c.MaxConnectionsPerIP != 0 {
 		t.Errorf("connection caps from the environment: %d, %d", c.MaxConnections, c.MaxConnectionsPerIP)
+	}
+	if c.OIDCIssuer != "https://sso.h.example/realms/home" || c.OIDCClientID != "kith" || c.OIDCClientSecret != " s3cret " ||
+		c.OIDCName != "Home SSO" || !c.OIDCAutoCreate || c.OIDCAllowPassword || !c.OIDC() {
+		t.Errorf("oidc.* from the environment: %+v", c)
 	}
 }
 
@@ -152,6 +159,10 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_API_EMAIL_CHANGE_NEEDS_PASSWORD", "sometimes", "api.email_change_needs_password"},
 		{"KITH_LIMITS_MAX_CONNECTIONS", "-1", "limits.max_connections"},
 		{"KITH_LIMITS_MAX_CONNECTIONS_PER_IP", "many", "limits.max_connections_per_ip"},
+		{"KITH_OIDC_AUTO_CREATE", "perhaps", "oidc.auto_create"},
+		{"KITH_OIDC_ALLOW_PASSWORD", "never", "oidc.allow_password"},
+		{"KITH_OIDC_ALLOW_PASSWORD", "false", "oidc.allow_password"},
+		{"KITH_OIDC_NAME", "  ", "oidc.name"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
@@ -282,5 +293,55 @@ func TestExampleFile(t *testing.T) {
 		if !strings.Contains(string(raw), leaf+":") || !strings.Contains(string(raw), EnvName(k.name)) {
 			t.Errorf("config.example.yaml does not show %s with %s", k.name, EnvName(k.name))
 		}
+	}
+}
+
+// TestOIDC: single sign-on is off by default; once an issuer is set, the
+// start names whichever key is missing or wrong.
+func TestOIDC(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil || c.OIDC() || c.OIDCIssuer != "" || c.OIDCName != "SSO" || c.OIDCAutoCreate || !c.OIDCAllowPassword {
+		t.Fatalf("off by default: %+v %v", c, err)
+	}
+	cases := []struct {
+		name, issuer, id, secret, allow string
+		wantErr                         string
+	}{
+		{"https with a path", "https://sso.example.org/realms/home", "kith", "s", "false", ""},
+		{"https with a port", "https://sso.example.org:8443", "kith", "s", "", ""},
+		{"http on 127.0.0.1", "http://127.0.0.1:9000", "kith", "s", "", ""},
+		{"http on 127.8.9.10", "http://127.8.9.10:9000/x", "kith", "s", "", ""},
+		{"http on ::1", "http://[::1]:9000", "kith", "s", "", ""},
+		{"http on localhost", "http://LocalHost:9000", "kith", "s", "", ""},
+		{"http elsewhere", "http://sso.example.org", "kith", "s", "",
+			`config: oidc.issuer (KITH_OIDC_ISSUER): "http://sso.example.org" is not an https:// URL`},
+		{"http on a private address", "http://192.168.1.2", "kith", "s", "", "oidc.issuer (KITH_OIDC_ISSUER)"},
+		{"no scheme", "sso.example.org", "kith", "s", "", "oidc.issuer (KITH_OIDC_ISSUER)"},
+		{"another scheme", "ftp://sso.example.org", "kith", "s", "", "oidc.issuer (KITH_OIDC_ISSUER)"},
+		{"a query", "https://sso.example.org/?realm=home", "kith", "s", "", "oidc.issuer (KITH_OIDC_ISSUER)"},
+		{"no client id", "https://sso.example.org", "", "s", "",
+			"config: oidc.client_id (KITH_OIDC_CLIENT_ID): must be set when oidc.issuer is"},
+		{"no client secret", "https://sso.example.org", "kith", "", "",
+			"config: oidc.client_secret (KITH_OIDC_CLIENT_SECRET): must be set when oidc.issuer is"},
+		{"passwords off without an issuer", "", "", "", "false",
+			"config: oidc.allow_password (KITH_OIDC_ALLOW_PASSWORD): false needs oidc.issuer"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("KITH_OIDC_ISSUER", tc.issuer)
+			t.Setenv("KITH_OIDC_CLIENT_ID", tc.id)
+			t.Setenv("KITH_OIDC_CLIENT_SECRET", tc.secret)
+			t.Setenv("KITH_OIDC_ALLOW_PASSWORD", tc.allow)
+			c, err := Load("", nil)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || c.OIDCIssuer != tc.issuer || !c.OIDC() {
+				t.Fatalf("%+v %v", c, err)
+			}
+		})
 	}
 }

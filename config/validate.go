@@ -42,6 +42,11 @@ func (c *Config) Validate() error {
 		{"reminders.send_at", c.validateSendAt},
 		{"debug.pprof_addr", func() error { return optionalHostPort(c.PprofAddr) }},
 		{"metrics.addr", func() error { return optionalHostPort(c.MetricsAddr) }},
+		{"oidc.issuer", c.validateOIDCIssuer},
+		{"oidc.client_id", func() error { return neededByIssuer(c.OIDCIssuer, c.OIDCClientID) }},
+		{"oidc.client_secret", func() error { return neededByIssuer(c.OIDCIssuer, c.OIDCClientSecret) }},
+		{"oidc.name", func() error { return nonEmpty(c.OIDCName) }},
+		{"oidc.allow_password", c.validateOIDCAllowPassword},
 	}
 	for _, ch := range checks {
 		if err := ch.check(); err != nil {
@@ -250,3 +255,47 @@ func (c *Config) validateSendAt() error {
 	}
 	return nil
 }
+
+// validateOIDCIssuer wants an absolute https:// URL: the provider's
+// answers vouch for who signs in, so they must not cross the network in
+// clear. http:// is allowed for a provider on this host alone.
+func (c *Config) validateOIDCIssuer() error {
+	if c.OIDCIssuer == "" {
+		return nil
+	}
+	u, err := url.Parse(c.OIDCIssuer)
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil ||
+		(u.Scheme != "https" && (u.Scheme != "http" || !loopbackHost(u.Hostname()))) {
+		return fmt.Errorf("%q is not an https:// URL such as https://sso.example.org/realms/home (http:// only for 127.0.0.1, ::1 or localhost)", c.OIDCIssuer)
+	}
+	return nil
+}
+
+// loopbackHost reports whether host is localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// neededByIssuer wants v set once single sign-on is on.
+func neededByIssuer(issuer, v string) error {
+	if issuer != "" && v == "" {
+		return fmt.Errorf("must be set when oidc.issuer is")
+	}
+	return nil
+}
+
+// validateOIDCAllowPassword refuses to turn passwords off with no other
+// way in for the people who use them.
+func (c *Config) validateOIDCAllowPassword() error {
+	if !c.OIDCAllowPassword && c.OIDCIssuer == "" {
+		return fmt.Errorf("false needs oidc.issuer: passwords give way to single sign-on, which is off")
+	}
+	return nil
+}
+
+// OIDC reports whether single sign-on is on.
+func (c *Config) OIDC() bool { return c.OIDCIssuer != "" }

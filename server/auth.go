@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"net/http"
 	"time"
@@ -31,6 +32,9 @@ func (s *Server) handleLogin(c echo.Context) error {
 	code := p.Text("code", 255)
 	if err := p.Err(); err != nil {
 		return err
+	}
+	if s.passwordOff {
+		return errPasswordOff
 	}
 
 	u, err := s.checkPasswordStep(c, email, password, viaAPI)
@@ -69,6 +73,25 @@ func (s *Server) handleLogin(c echo.Context) error {
 	body := loginBody{Message: "Authenticated", Status: http.StatusOK}
 	body.Data.Token = token
 	return c.JSON(http.StatusOK, body)
+}
+
+// errPasswordOff answers POST /api/login with oidc.allow_password off,
+// before any password is looked at.
+var errPasswordOff = &input.Error{Status: http.StatusForbidden, Message: "Password sign-in is turned off."}
+
+// ssoAutoCreate is how single sign-on makes a user when on: verified (the
+// provider checked the email), in a new account, with a random password
+// that nobody is told. A hash rather than none: a user without one is an
+// invitation not yet accepted, and a login for the email takes the time
+// of any other wrong password. Hashing it takes a password slot.
+func (s *Server) ssoAutoCreate(on bool) func(ctx context.Context, nu store.NewUser) (store.User, error) {
+	if !on {
+		return nil
+	}
+	return func(ctx context.Context, nu store.NewUser) (store.User, error) {
+		nu.Password, nu.AccountID = rand.Text(), 0
+		return s.inPasswordSlot(ctx, func() (store.User, error) { return s.store.CreateUser(ctx, nu) })
+	}
 }
 
 // signInRefused counts and logs a refused passkey or single sign-on: why

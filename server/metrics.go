@@ -29,7 +29,7 @@ const (
 	viaCardDAV    = "carddav"
 	viaInvitation = web.ViaInvitation
 	viaPasskey    = "passkey"
-	viaOIDC       = "oidc"
+	viaOIDC       = web.ViaOIDC
 )
 
 // signInVias are the ways a person signs in, each with its series; CardDAV

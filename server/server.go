@@ -21,6 +21,7 @@ import (
 	"kith/server/mail"
 	"kith/server/remind"
 	"kith/server/web"
+	"kith/server/web/sso"
 	"kith/store"
 )
 
@@ -76,6 +77,15 @@ type Options struct {
 	// X-Forwarded-Proto are believed.
 	TrustedProxies []string
 	CORSOrigins    []string
+
+	// SSO is the OpenID provider's client (oidc.*); nil leaves single
+	// sign-on off. SSOAutoCreate makes a user for a verified email Kith
+	// does not know (oidc.auto_create).
+	SSO           *sso.Client
+	SSOAutoCreate bool
+	// PasswordOff refuses sign-in by password, on the web and at
+	// POST /api/login (oidc.allow_password: false).
+	PasswordOff bool
 }
 
 // Server is the HTTP API.
@@ -108,6 +118,8 @@ type Server struct {
 	damage atomic.Pointer[string]
 	// surfaces are the routes' surfaces, by method and path.
 	surfaces map[string]surface
+	// passwordOff: see Options.PasswordOff.
+	passwordOff bool
 }
 
 // New builds the server and its routes.
@@ -132,6 +144,7 @@ func New(o Options) *Server {
 		baseURL:            o.BaseURL,
 		metrics:            newServerMetrics(o.Store),
 		surfaces:           make(map[string]surface),
+		passwordOff:        o.PasswordOff,
 	}
 	if s.pages == nil {
 		s.pages = rate.New(0)
@@ -192,6 +205,7 @@ func New(o Options) *Server {
 			return remind.ReadSource(ctx, s.store, acct, user, today, days, loc)
 		},
 		Export: s.handleExport, VCardExport: s.handleVCardExport, Photo: s.handlePhotoShow,
+		SSO: o.SSO, SSOAutoCreate: s.ssoAutoCreate(o.SSOAutoCreate), PasswordOff: o.PasswordOff,
 	})
 	s.routes(o.CORSOrigins)
 	for _, r := range s.echo.Routes() {

@@ -31,8 +31,10 @@ var copyTables = []string{
 // copySkipped are the tables whose rows are not data: schema_migrations
 // is the target's own, health_probe is empty between probes, and the rate
 // limits' counts (rate_buckets, rate_failures) and web sign-ins
-// (web_sessions) start afresh; a search index is built anew.
+// (web_sessions, and the single sign-ons' spent states, oidc_states) start
+// afresh; a search index is built anew.
 var copySkipped = []string{"schema_migrations", "health_probe", "rate_buckets", "rate_failures", "web_sessions",
+	"oidc_states",
 	// SQLite's search index and its shadow tables, which the target's
 	// triggers fill as persons arrive.
 	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config"}

@@ -13,6 +13,7 @@ import (
 
 	"kith/server/input"
 	"kith/server/remind"
+	"kith/server/web/sso"
 	"kith/store"
 )
 
@@ -99,6 +100,14 @@ type Options struct {
 	// GET /api/persons/{person}/photo does: the session's account's
 	// person only, with its ETag, and a 304 to a browser that has it.
 	Photo echo.HandlerFunc
+	// SSO is the OpenID provider's client; nil when single sign-on is off.
+	SSO *sso.Client
+	// SSOAutoCreate makes a user in a new account for a verified email
+	// Kith does not know (oidc.auto_create); nil refuses such an email.
+	SSOAutoCreate func(ctx context.Context, nu store.NewUser) (store.User, error)
+	// PasswordOff refuses every sign-in by password
+	// (oidc.allow_password: false).
+	PasswordOff bool
 }
 
 // App is the web app: the pages' handlers, their routes and their

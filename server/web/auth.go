@@ -25,21 +25,43 @@ func (a *App) handleLoginPage(c echo.Context) error {
 	return a.loginPage(c, http.StatusOK, "", nil, "")
 }
 
+// loginView is the sign-in page: the password form (nil when passwords
+// are off), the single sign-on link's name (empty when it is off), and
+// why the last try was refused when there is no form to say it.
+type loginView struct {
+	Form    *Form
+	SSO     string
+	Refusal string
+}
+
 // loginPage draws the form with a fresh CSRF value in its cookie.
 func (a *App) loginPage(c echo.Context, status int, email string, errs map[string][]string, refusal string) error {
 	token := newLoginToken()
 	c.SetCookie(&http.Cookie{Name: LoginCookie, Value: token, Path: "/login", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: a.secure(c), MaxAge: 3600})
-	f := loginForm(token).Fill(map[string][]string{"email": {email}}, errs)
-	if refusal != "" {
-		f.Errors = []string{refusal}
+	v := loginView{Refusal: refusal}
+	if a.o.SSO != nil {
+		v.SSO = a.o.SSO.Name()
 	}
-	return a.render(c, status, "login", Page{Title: "Log in", Data: f})
+	if !a.o.PasswordOff {
+		f := loginForm(token).Fill(map[string][]string{"email": {email}}, errs)
+		if refusal != "" {
+			f.Errors = []string{refusal}
+		}
+		v.Form, v.Refusal = &f, ""
+	}
+	return a.render(c, status, "login", Page{Title: "Log in", Data: v})
 }
+
+// passwordOffRefusal answers a password sign-in with oidc.allow_password off.
+const passwordOffRefusal = "Password sign-in is turned off."
 
 // handleLogin checks the form as the API's login does, under the same
 // throttles, and starts a session.
 func (a *App) handleLogin(c echo.Context) error {
+	if a.o.PasswordOff {
+		return a.loginPage(c, http.StatusForbidden, "", nil, passwordOffRefusal)
+	}
 	if err := input.ParseForm(c); err != nil {
 		return err
 	}
@@ -55,7 +77,7 @@ func (a *App) handleLogin(c echo.Context) error {
 	}
 	u, err := a.o.Login(c, email, password)
 	if errors.Is(err, ErrCodeNeeded) {
-		return a.startCodeStep(c, u.ID)
+		return a.startCodeStep(c, u.ID, ViaPassword)
 	}
 	var ae *input.Error
 	if errors.As(err, &ae) {

@@ -43,25 +43,31 @@ func codeMAC(payload string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// codeToken binds the user to the step until expires (Unix seconds).
-func codeToken(userID, expires int64) string {
-	payload := strconv.FormatInt(userID, 10) + "." + strconv.FormatInt(expires, 10)
+// codeToken binds the user to the step until expires (Unix seconds), and
+// the first step's way in (a password, single sign-on), which the
+// sign-in is counted by.
+func codeToken(userID, expires int64, via string) string {
+	payload := strconv.FormatInt(userID, 10) + "." + strconv.FormatInt(expires, 10) + "." + via
 	return payload + "." + codeMAC(payload)
 }
 
-// codeTokenUser is the user of a token that is Kith's and not expired at now.
-func codeTokenUser(token string, now int64) (int64, bool) {
+// codeTokenUser is the user and way in of a token that is Kith's and not
+// expired at now.
+func codeTokenUser(token string, now int64) (int64, string, bool) {
 	i := strings.LastIndexByte(token, '.')
 	if i < 0 || !hmac.Equal([]byte(token[i+1:]), []byte(codeMAC(token[:i]))) {
-		return 0, false
+		return 0, "", false
 	}
-	id, exp, ok := strings.Cut(token[:i], ".")
-	userID, err1 := strconv.ParseInt(id, 10, 64)
-	expires, err2 := strconv.ParseInt(exp, 10, 64)
-	if !ok || err1 != nil || err2 != nil || now >= expires {
-		return 0, false
+	parts := strings.SplitN(token[:i], ".", 3)
+	if len(parts) != 3 {
+		return 0, "", false
 	}
-	return userID, true
+	userID, err1 := strconv.ParseInt(parts[0], 10, 64)
+	expires, err2 := strconv.ParseInt(parts[1], 10, 64)
+	if err1 != nil || err2 != nil || now >= expires {
+		return 0, "", false
+	}
+	return userID, parts[2], true
 }
 
 func codeForm(token string) Form {
@@ -84,9 +90,10 @@ func (a *App) codePage(c echo.Context, status int, refusal string) error {
 	return a.render(c, status, "login_code", Page{Title: "Two-factor code", Data: f})
 }
 
-// startCodeStep answers a right password of a user with two-factor on.
-func (a *App) startCodeStep(c echo.Context, userID int64) error {
-	c.SetCookie(&http.Cookie{Name: CodeCookie, Value: codeToken(userID, a.store.Now().Unix()+codeStepLife),
+// startCodeStep answers a first step that came in by via (a right
+// password, a single sign-on) for a user with two-factor on.
+func (a *App) startCodeStep(c echo.Context, userID int64, via string) error {
+	c.SetCookie(&http.Cookie{Name: CodeCookie, Value: codeToken(userID, a.store.Now().Unix()+codeStepLife, via),
 		Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: a.secure(c), MaxAge: codeStepLife})
 	return a.codePage(c, http.StatusOK, "")
 }
@@ -103,9 +110,10 @@ func (a *App) handleLoginCode(c echo.Context) error {
 	}
 	step, err := c.Cookie(CodeCookie)
 	var userID int64
+	var via string
 	ok := err == nil
 	if ok {
-		userID, ok = codeTokenUser(step.Value, a.store.Now().Unix())
+		userID, via, ok = codeTokenUser(step.Value, a.store.Now().Unix())
 	}
 	if !ok {
 		c.SetCookie(&http.Cookie{Name: CodeCookie, Path: "/login", MaxAge: -1})
@@ -127,7 +135,7 @@ func (a *App) handleLoginCode(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.startSession(c, u, ViaPassword); err != nil {
+	if err := a.startSession(c, u, via); err != nil {
 		return err
 	}
 	c.SetCookie(&http.Cookie{Name: CodeCookie, Path: "/login", MaxAge: -1})

@@ -43,6 +43,10 @@ func (a *App) Routes(pages, files Router) {
 	r.get("/login", a.handleLoginPage, page)
 	r.post("/login", a.handleLogin, page)
 	r.post("/login/code", a.handleLoginCode, page)
+	if a.o.SSO != nil {
+		r.get("/auth/oidc/login", a.handleSSOLogin, page)
+		r.get("/auth/oidc/callback", a.handleSSOCallback, page)
+	}
 	r.get("/api/invitations/accept", a.handleJoinPage, page)
 	r.post("/join", a.handleJoin, page)
 	r.get("/actions/:link", a.handleActionPage, page)
