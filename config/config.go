@@ -70,6 +70,12 @@ type Config struct {
 
 	// MetricsAddr, when set, serves Prometheus metrics there (metrics.addr).
 	MetricsAddr string
+
+	// MailInAddr, when set, is where the SMTP receiver of mail-in listens
+	// (mail_in.addr); MailInDomain is the domain of its addresses, which
+	// Validate takes from base_url when unset.
+	MailInAddr   string
+	MailInDomain string
 }
 
 // key describes one configuration key: its name in the YAML file, its
@@ -109,6 +115,8 @@ var keys = []key{
 	{"api.email_change_needs_password", false, func(c *Config, v any) error { return asBool(v, &c.APIEmailChangeNeedsPassword) }},
 	{"debug.pprof_addr", "", func(c *Config, v any) error { return asString(v, &c.PprofAddr) }},
 	{"metrics.addr", "", func(c *Config, v any) error { return asString(v, &c.MetricsAddr) }},
+	{"mail_in.addr", "", func(c *Config, v any) error { return asString(v, &c.MailInAddr) }},
+	{"mail_in.domain", "", func(c *Config, v any) error { return asString(v, &c.MailInDomain) }},
 }
 
 // EnvName returns the environment variable that sets the key name.
