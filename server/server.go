@@ -75,6 +75,10 @@ type Options struct {
 	// X-Forwarded-Proto are believed.
 	TrustedProxies []string
 	CORSOrigins    []string
+
+	// MailInDomain is the domain of the users' mail-in addresses; empty
+	// when mail-in is off (no mail_in.addr).
+	MailInDomain string
 }
 
 // Server is the HTTP API.
@@ -107,6 +111,8 @@ type Server struct {
 	damage atomic.Pointer[string]
 	// surfaces are the routes' surfaces, by method and path.
 	surfaces map[string]surface
+	// mailInDomain: see Options.MailInDomain.
+	mailInDomain string
 }
 
 // New builds the server and its routes.
@@ -131,6 +137,7 @@ func New(o Options) *Server {
 		baseURL:            o.BaseURL,
 		metrics:            newServerMetrics(o.Store),
 		surfaces:           make(map[string]surface),
+		mailInDomain:       o.MailInDomain,
 	}
 	if s.pages == nil {
 		s.pages = rate.New(0)
