@@ -65,6 +65,14 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		}
 		defer metricsLn.Close()
 	}
+	var mailInLn net.Listener
+	if cfg.MailIn() {
+		if mailInLn, err = net.Listen("tcp", cfg.MailInAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("mail_in.addr (KITH_MAIL_IN_ADDR): %w", err)
+		}
+		defer mailInLn.Close()
+	}
 	creds, err := st.Bootstrap(ctx, cfg.BootstrapEmail)
 	if err != nil {
 		ln.Close()
@@ -92,6 +100,9 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 
 		RefusePrivateAddresses:   cfg.RefusePrivateAddresses,
 		EmailChangeNeedsPassword: cfg.APIEmailChangeNeedsPassword,
+	}
+	if cfg.MailIn() {
+		o.MailInDomain = cfg.MailInDomain
 	}
 	if store.IsPostgres(cfg.DB) {
 		// Every server on the database counts together: a client does not
@@ -130,6 +141,10 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 			errc <- hs.Serve(server.JSONErrors(limited))
 		}
 	}()
+	if mailInLn != nil {
+		stopMailIn := serveMailIn(mailInLn, st, cfg, cert, log)
+		defer stopMailIn()
+	}
 	// The reminders stop before the store closes: the deferred cancel and
 	// wait run first.
 	remindCtx, stopReminders := context.WithCancel(context.WithoutCancel(ctx))
