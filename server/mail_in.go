@@ -55,20 +55,3 @@ func (s *Server) handleMailInRotate(c echo.Context) error {
 	}
 	return s.mailInAnswer(c, secret)
 }
-
-// MailInAddress is the user's mail-in address, for the web app; "" when
-// mail-in is off.
-func (s *Server) mailInAddress(c echo.Context, userID int64, rotate bool) (string, error) {
-	if s.mailInDomain == "" {
-		return "", nil
-	}
-	get := s.store.MailInSecret
-	if rotate {
-		get = s.store.RotateMailInSecret
-	}
-	secret, err := get(c.Request().Context(), userID)
-	if err != nil {
-		return "", err
-	}
-	return "log-" + secret + "@" + s.mailInDomain, nil
-}

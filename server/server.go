@@ -198,6 +198,7 @@ func New(o Options) *Server {
 			return remind.ReadSource(ctx, s.store, acct, today, days, loc)
 		},
 		Export: s.handleExport, VCardExport: s.handleVCardExport, Photo: s.handlePhotoShow,
+		MailInDomain: o.MailInDomain,
 	})
 	s.routes(o.CORSOrigins)
 	for _, r := range s.echo.Routes() {

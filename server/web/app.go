@@ -98,6 +98,9 @@ type Options struct {
 	// GET /api/persons/{person}/photo does: the session's account's
 	// person only, with its ETag, and a 304 to a browser that has it.
 	Photo echo.HandlerFunc
+	// MailInDomain is the domain of the users' mail-in addresses, shown
+	// on the Data page; empty when mail-in is off.
+	MailInDomain string
 }
 
 // App is the web app: the pages' handlers, their routes and their
