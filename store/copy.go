@@ -22,6 +22,7 @@ var copyTables = []string{
 	"relationship_types", "relationships",
 	"tags", "person_tags",
 	"photos", "two_factor", "two_factor_recovery",
+	"mail_in",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

@@ -75,6 +75,9 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if _, _, err := s.CreateCalendarFeed(ctx, u.ID); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.MailInSecret(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
 	counts, err := store.RowsOf(ctx, s, u.AccountID, u.ID)
 	if err != nil {
 		t.Fatal(err)
