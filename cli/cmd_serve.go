@@ -142,8 +142,7 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		}
 	}()
 	if mailInLn != nil {
-		stopMailIn := serveMailIn(mailInLn, st, cfg, cert, log)
-		defer stopMailIn()
+		defer serveMailIn(ctx, mailInLn, st, cfg, cert, log)()
 	}
 	// The reminders stop before the store closes: the deferred cancel and
 	// wait run first.
