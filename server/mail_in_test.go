@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"mime"
 	"net"
 	"net/smtp"
 	"net/textproto"
@@ -230,6 +231,15 @@ func TestMailInReceiver(t *testing.T) {
 		mailMessage("To: ben@example.com", dated, "Subject: =?ISO-8859-1?Q?Caf=E9?="), 0)
 	step("no subject at all", []string{log}, mailMessage("To: ben@example.com", dated, "Subject:   "), 0)
 	want("Ben's notes", key, ben, "2026-03-15 email null", "2026-03-15 email Café", "2026-03-15 email Grüße vom Samstag")
+
+	long := strings.Repeat("é", 1999) + " and more"
+	// Folded as mail clients fold it: encoded words on lines of their own.
+	folded := strings.ReplaceAll(mime.BEncoding.Encode("UTF-8", long), " =?", "\r\n =?")
+	step("a long subject, and a To that is not RFC 5322", []string{log},
+		mailMessage("To: Ben, the one from work <ben@example.com>", dated, "Subject: "+folded), 0)
+	if got := e.interactions(key, ben); len(got) != 4 || got[0] != "2026-03-15 email "+strings.Repeat("é", 1999) {
+		t.Errorf("a subject of %d characters is kept as %d", len([]rune(long)), len([]rune(got[0]))-len("2026-03-15 email "))
+	}
 
 	before := e.count(`SELECT count(*) FROM interactions`)
 	other := strings.Replace(log, mailInDomain, "elsewhere.example.com", 1)
