@@ -9,9 +9,10 @@ import (
 	"strings"
 )
 
-// ErrMailInNotFound reports a mail-in secret that is no user's (unknown,
-// or rotated away).
-var ErrMailInNotFound = &NotFoundError{What: "mail-in address"}
+// ErrUnknownMailIn reports a mail-in secret that is no user's (unknown,
+// or rotated away). The receiver answers it with 550; no HTTP route
+// meets it, so it is no NotFoundError.
+var ErrUnknownMailIn = errors.New("store: no user has this mail-in address")
 
 // MaxMailInAddresses is the most To and Cc addresses one message is
 // searched for: a header of thousands costs one query of that many
@@ -85,14 +86,14 @@ func (s *Store) RotateMailInSecret(ctx context.Context, userID int64) (string, e
 }
 
 // MailInUserBySecret finds the user whose current secret this is, in any
-// case; ErrMailInNotFound when it is nobody's.
+// case; ErrUnknownMailIn when it is nobody's.
 func (s *Store) MailInUserBySecret(ctx context.Context, secret string) (MailInUser, error) {
 	var u MailInUser
 	err := s.r.QueryRowContext(ctx, `SELECT u.id, u.account_id, u.timezone FROM mail_in m
 		JOIN users u ON u.id = m.user_id WHERE m.secret = ?`, strings.ToLower(secret)).
 		Scan(&u.UserID, &u.AccountID, &u.Timezone)
 	if errors.Is(err, sql.ErrNoRows) {
-		return MailInUser{}, ErrMailInNotFound
+		return MailInUser{}, ErrUnknownMailIn
 	}
 	if err != nil {
 		return MailInUser{}, fmt.Errorf("store: find mail-in secret: %w", err)

@@ -35,12 +35,12 @@ func TestMailInSecret(t *testing.T) {
 		t.Fatalf("rotated %q, %v", rotated, err)
 	}
 	_, err = s.MailInUserBySecret(ctx, mine)
-	wantErr(t, err, store.ErrMailInNotFound)
+	wantErr(t, err, store.ErrUnknownMailIn)
 	if now, _ := s.MailInSecret(ctx, me.ID); now != rotated {
 		t.Errorf("after rotation GET says %q, want %q", now, rotated)
 	}
 	_, err = s.MailInUserBySecret(ctx, "")
-	wantErr(t, err, store.ErrMailInNotFound)
+	wantErr(t, err, store.ErrUnknownMailIn)
 	_, err = s.MailInSecret(ctx, 1<<40)
 	wantErr(t, err, store.ErrUserNotFound)
 	_, err = s.RotateMailInSecret(ctx, 1<<40)

@@ -122,7 +122,7 @@ func (r *Receiver) user(ctx context.Context, rcpt string) (store.MailInUser, boo
 		return store.MailInUser{}, false, nil
 	}
 	u, err := r.o.Store.MailInUserBySecret(ctx, secret)
-	if errors.Is(err, store.ErrMailInNotFound) {
+	if errors.Is(err, store.ErrUnknownMailIn) {
 		return store.MailInUser{}, false, nil
 	}
 	return u, err == nil, err
