@@ -66,6 +66,14 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 		}
 		defer metricsLn.Close()
 	}
+	var mailInLn net.Listener
+	if cfg.MailIn() {
+		if mailInLn, err = net.Listen("tcp", cfg.MailInAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("mail_in.addr (KITH_MAIL_IN_ADDR): %w", err)
+		}
+		defer mailInLn.Close()
+	}
 	creds, err := st.Bootstrap(ctx, cfg.BootstrapEmail)
 	if err != nil {
 		ln.Close()
@@ -100,6 +108,9 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	if cfg.OIDC() {
 		o.SSO = sso.New(sso.Config{Issuer: cfg.OIDCIssuer, ClientID: cfg.OIDCClientID,
 			ClientSecret: cfg.OIDCClientSecret, Name: cfg.OIDCName, Now: st.Now})
+	}
+	if cfg.MailIn() {
+		o.MailInDomain = cfg.MailInDomain
 	}
 	if store.IsPostgres(cfg.DB) {
 		// Every server on the database counts together: a client does not
@@ -138,6 +149,9 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 			errc <- hs.Serve(server.JSONErrors(limited))
 		}
 	}()
+	if mailInLn != nil {
+		defer serveMailIn(ctx, mailInLn, st, cfg, cert, log)()
+	}
 	// The reminders stop before the store closes: the deferred cancel and
 	// wait run first.
 	remindCtx, stopReminders := context.WithCancel(context.WithoutCancel(ctx))

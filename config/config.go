@@ -84,6 +84,11 @@ type Config struct {
 	OIDCAutoCreate bool
 	// OIDCAllowPassword false refuses every sign-in by password.
 	OIDCAllowPassword bool
+	// MailInAddr, when set, is where the SMTP receiver of mail-in listens
+	// (mail_in.addr); MailInDomain is the domain of its addresses, which
+	// Validate takes from base_url when unset.
+	MailInAddr   string
+	MailInDomain string
 }
 
 // key describes one configuration key: its name in the YAML file, its
@@ -129,6 +134,8 @@ var keys = []key{
 	{"oidc.name", "SSO", func(c *Config, v any) error { return asString(v, &c.OIDCName) }},
 	{"oidc.auto_create", false, func(c *Config, v any) error { return asBool(v, &c.OIDCAutoCreate) }},
 	{"oidc.allow_password", true, func(c *Config, v any) error { return asBool(v, &c.OIDCAllowPassword) }},
+	{"mail_in.addr", "", func(c *Config, v any) error { return asString(v, &c.MailInAddr) }},
+	{"mail_in.domain", "", func(c *Config, v any) error { return asString(v, &c.MailInDomain) }},
 }
 
 // EnvName returns the environment variable that sets the key name.

@@ -89,6 +89,7 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 		"reminders.refuse_private_addresses": "true", "api.email_change_needs_password": "true",
 		"oidc.issuer": "https://sso.h.example/realms/home", "oidc.client_id": "kith", "oidc.client_secret": " s3cret ",
 		"oidc.name": "Home SSO", "oidc.auto_create": "yes", "oidc.allow_password": "false",
+		"mail_in.addr": "127.0.0.1:2525", "mail_in.domain": "In.Example.org",
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("this test covers %d keys, the table has %d", len(values), len(keys))
@@ -124,6 +125,9 @@ func TestEveryKeyHasAnEnvironmentVariable(t *testing.T) {
 	if c.OIDCIssuer != "https://sso.h.example/realms/home" || c.OIDCClientID != "kith" || c.OIDCClientSecret != " s3cret " ||
 		c.OIDCName != "Home SSO" || !c.OIDCAutoCreate || c.OIDCAllowPassword || !c.OIDC() {
 		t.Errorf("oidc.* from the environment: %+v", c)
+	}
+	if !c.MailIn() || c.MailInAddr != "127.0.0.1:2525" || c.MailInDomain != "in.example.org" {
+		t.Errorf("mail_in from the environment: %q, %q", c.MailInAddr, c.MailInDomain)
 	}
 }
 
@@ -163,6 +167,9 @@ func TestBadConfigurationNamesTheKey(t *testing.T) {
 		{"KITH_OIDC_ALLOW_PASSWORD", "never", "oidc.allow_password"},
 		{"KITH_OIDC_ALLOW_PASSWORD", "false", "oidc.allow_password"},
 		{"KITH_OIDC_NAME", "  ", "oidc.name"},
+		{"KITH_MAIL_IN_ADDR", "2525", "mail_in.addr"},
+		{"KITH_MAIL_IN_ADDR", "127.0.0.1:smtp25", "mail_in.addr"},
+		{"KITH_MAIL_IN_ADDR", "127.0.0.1:70000", "mail_in.addr"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
@@ -341,6 +348,42 @@ func TestOIDC(t *testing.T) {
 			}
 			if err != nil || c.OIDCIssuer != tc.issuer || !c.OIDC() {
 				t.Fatalf("%+v %v", c, err)
+			}
+		})
+	}
+}
+
+// TestMailIn: mail_in.domain comes from base_url when unset, and without
+// either the receiver would hand out addresses of no domain.
+func TestMailIn(t *testing.T) {
+	cases := []struct {
+		name, addr, domain, baseURL string
+		want, wantErr               string
+	}{
+		{"off by default", "", "", "", "", ""},
+		{"a domain given", "127.0.0.1:2525", "kith.example.com", "", "kith.example.com", ""},
+		{"the domain of base_url", "0.0.0.0:25", "", "https://Kith.Example.org:8443/app", "kith.example.org", ""},
+		{"a trailing dot and capitals", "0.0.0.0:25", "Mail.Example.COM.", "", "mail.example.com", ""},
+		{"neither domain nor base_url", "0.0.0.0:25", "", "",
+			"", "config: mail_in.domain (KITH_MAIL_IN_DOMAIN): mail_in.addr is set: set mail_in.domain (or base_url)"},
+		{"an address for a domain", "0.0.0.0:25", "log@example.com", "", "", "config: mail_in.domain (KITH_MAIL_IN_DOMAIN): \"log@example.com\" is not a domain"},
+		{"a host and port for a domain", "0.0.0.0:25", "example.com:25", "", "", "config: mail_in.domain (KITH_MAIL_IN_DOMAIN)"},
+		{"a bad address", "localhost", "example.com", "", "", "config: mail_in.addr (KITH_MAIL_IN_ADDR): \"localhost\" is not HOST:PORT"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("KITH_MAIL_IN_ADDR", tc.addr)
+			t.Setenv("KITH_MAIL_IN_DOMAIN", tc.domain)
+			t.Setenv("KITH_BASE_URL", tc.baseURL)
+			c, err := Load("", nil)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || c.MailInDomain != tc.want || c.MailIn() != (tc.addr != "") {
+				t.Fatalf("domain %q (%v), want %q", c.MailInDomain, err, tc.want)
 			}
 		})
 	}

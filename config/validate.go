@@ -47,6 +47,8 @@ func (c *Config) Validate() error {
 		{"oidc.client_secret", func() error { return neededByIssuer(c.OIDCIssuer, c.OIDCClientSecret) }},
 		{"oidc.name", func() error { return nonEmpty(c.OIDCName) }},
 		{"oidc.allow_password", c.validateOIDCAllowPassword},
+		{"mail_in.addr", c.validateMailInAddr},
+		{"mail_in.domain", c.validateMailInDomain},
 	}
 	for _, ch := range checks {
 		if err := ch.check(); err != nil {
@@ -299,3 +301,41 @@ func (c *Config) validateOIDCAllowPassword() error {
 
 // OIDC reports whether single sign-on is on.
 func (c *Config) OIDC() bool { return c.OIDCIssuer != "" }
+
+// validateMailInAddr wants HOST:PORT with a real port, or nothing (off).
+func (c *Config) validateMailInAddr() error {
+	if c.MailInAddr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(c.MailInAddr)
+	if err != nil {
+		return fmt.Errorf("%q is not HOST:PORT, such as 0.0.0.0:25: %w", c.MailInAddr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q has an invalid port", c.MailInAddr)
+	}
+	return nil
+}
+
+// validateMailInDomain takes base_url's host when unset (base_url is
+// checked first), and wants a domain only: it follows log-SECRET@.
+func (c *Config) validateMailInDomain() error {
+	if c.MailInAddr == "" {
+		return nil
+	}
+	if c.MailInDomain == "" {
+		u, err := url.Parse(c.BaseURL)
+		if c.BaseURL == "" || err != nil || u.Hostname() == "" {
+			return fmt.Errorf("mail_in.addr is set: set mail_in.domain (or base_url) to the domain of the addresses, such as kith.example.com")
+		}
+		c.MailInDomain = u.Hostname()
+	}
+	c.MailInDomain = strings.ToLower(strings.TrimSuffix(c.MailInDomain, "."))
+	if _, err := mail.ParseAddress("log-x@" + c.MailInDomain); err != nil || strings.ContainsAny(c.MailInDomain, " /:@[]") {
+		return fmt.Errorf("%q is not a domain such as kith.example.com", c.MailInDomain)
+	}
+	return nil
+}
+
+// MailIn reports whether Kith receives mail (mail_in.addr).
+func (c *Config) MailIn() bool { return c.MailInAddr != "" }

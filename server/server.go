@@ -86,6 +86,9 @@ type Options struct {
 	// PasswordOff refuses sign-in by password, on the web and at
 	// POST /api/login (oidc.allow_password: false).
 	PasswordOff bool
+	// MailInDomain is the domain of the users' mail-in addresses; empty
+	// when mail-in is off (no mail_in.addr).
+	MailInDomain string
 }
 
 // Server is the HTTP API.
@@ -120,6 +123,8 @@ type Server struct {
 	surfaces map[string]surface
 	// passwordOff: see Options.PasswordOff.
 	passwordOff bool
+	// mailInDomain: see Options.MailInDomain.
+	mailInDomain string
 }
 
 // New builds the server and its routes.
@@ -145,6 +150,7 @@ func New(o Options) *Server {
 		metrics:            newServerMetrics(o.Store),
 		surfaces:           make(map[string]surface),
 		passwordOff:        o.PasswordOff,
+		mailInDomain:       o.MailInDomain,
 	}
 	if s.pages == nil {
 		s.pages = rate.New(0)
@@ -206,6 +212,7 @@ func New(o Options) *Server {
 		},
 		Export: s.handleExport, VCardExport: s.handleVCardExport, Photo: s.handlePhotoShow,
 		SSO: o.SSO, SSOAutoCreate: s.ssoAutoCreate(o.SSOAutoCreate), PasswordOff: o.PasswordOff,
+		MailInDomain: o.MailInDomain,
 	})
 	s.routes(o.CORSOrigins)
 	for _, r := range s.echo.Routes() {

@@ -26,6 +26,7 @@ var copyTables = []string{
 	// The action links' key goes too, so that digests sent before a move
 	// keep working after it, and the links used stay used.
 	"server_secrets", "action_links_used", "snoozes",
+	"mail_in",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations

@@ -203,7 +203,8 @@ func (d UserDeletion) AccountDeleted() bool { return d.OtherUsers == 0 }
 // when the account goes.
 var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "channels", "reminder_settings",
 	"invitations", "email_verifications", "logs",
-	"two_factor", "two_factor_recovery", "action_links_used", "snoozes"}
+	"two_factor", "two_factor_recovery", "action_links_used", "snoozes",
+	"mail_in"}
 
 // accountRowTables are the tables of an account's rows, by account_id;
 // each references accounts ON DELETE CASCADE.

@@ -85,6 +85,9 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if err := s.UseActionLink(ctx, store.ActionLink{Hash: hash[:], UserID: u.ID, Do: store.ActionSnooze, Kind: "birthday", RefID: 1, Day: "2026-03-17"}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.MailInSecret(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
 	counts, err := store.RowsOf(ctx, s, u.AccountID, u.ID)
 	if err != nil {
 		t.Fatal(err)

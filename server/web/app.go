@@ -108,6 +108,9 @@ type Options struct {
 	// PasswordOff refuses every sign-in by password
 	// (oidc.allow_password: false).
 	PasswordOff bool
+	// MailInDomain is the domain of the users' mail-in addresses, shown
+	// on the Data page; empty when mail-in is off.
+	MailInDomain string
 }
 
 // App is the web app: the pages' handlers, their routes and their

@@ -122,6 +122,7 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/settings/relationship-types/:type/delete", a.handleRelationshipTypeDelete, page, user)
 	r.post("/settings/calendar", a.handleFeedCreate, page, user)
 	r.post("/settings/calendar/delete", a.handleFeedDelete, page, user)
+	r.post("/settings/mail-in", a.handleMailInRotate, page, user)
 	r.get("/settings/export.json", a.o.Export, page, user)
 	r.get("/settings/export.vcf", a.o.VCardExport, page, user)
 	r.post("/settings/import", a.handleImport, page, user)

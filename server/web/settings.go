@@ -23,7 +23,7 @@ var sections = []section{
 	{"profile", "Profile", "Your name, email, birthday, time zone and password."},
 	{"reminders", "Reminders", "When the daily digest goes out, and the channels it goes to."},
 	{"phone", "Phone and calendar", "Sync your phone's contacts over CardDAV; subscribe to a calendar feed."},
-	{"data", "Data", "Export everything; import from Monica, a CSV file or a vCard file; restore a Kith export."},
+	{"data", "Data", "Export everything; import from Monica, a CSV file or a vCard file; restore a Kith export; log emails as interactions."},
 	{"lists", "Lists", "Task categories, genders and relationship types."},
 	{"security", "Security", "Two-factor authentication, and API keys for scripts, apps and phones."},
 	{"users", "Users", "Who shares this account, and inviting someone."},
@@ -48,6 +48,7 @@ type settingsView struct {
 	remindersView
 	phoneView
 	dataView
+	mailInView
 	listsView
 	securityView
 	usersView
@@ -136,7 +137,7 @@ func settingsHome(seg []string) string {
 		return "/settings/reminders"
 	case "calendar":
 		return "/settings/phone"
-	case "import", "export.json", "export.vcf":
+	case "import", "export.json", "export.vcf", "mail-in":
 		return "/settings/data"
 	case "categories", "genders", "relationship-types":
 		return "/settings/lists"

@@ -19,6 +19,9 @@ type dataView struct {
 }
 
 func (a *App) fillData(c echo.Context, v *settingsView, st settingsState) error {
+	if err := a.fillMailIn(c, v); err != nil {
+		return err
+	}
 	tok := csrf(c)
 	v.Import = Form{ID: "import", Action: "/settings/import", Submit: "Import", CSRF: tok, Multipart: true, Fields: []Field{
 		{Name: "file", Label: "Kith export (JSON)", Type: "file", Required: true,
