@@ -170,7 +170,8 @@ func (a *App) handleChannelToggle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := store.ChannelInput{Kind: ch.Kind, Name: ch.Name, URL: ch.URL, Enabled: !ch.Enabled, KeepOlderToken: true}
+	in := store.ChannelInput{Kind: ch.Kind, Name: ch.Name, URL: ch.URL, Enabled: !ch.Enabled, KeepOlderToken: true,
+		ChatID: ch.ChatID, UserKey: ch.UserKey, RoomID: ch.RoomID}
 	if _, err := a.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in); err != nil {
 		return err
 	}
