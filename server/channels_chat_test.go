@@ -162,6 +162,14 @@ func TestDigestToTelegramPushoverAndMatrix(t *testing.T) {
 	e := newEnv(t)
 	_, key := e.user("ada@example.com")
 	e.birthday(key, "Zoë", 1990, 3, 15, true) // today, at the env's clock
+	before, _ := e.scrape()
+	for _, kind := range []string{"telegram", "pushover", "matrix"} {
+		for _, name := range []string{`kith_reminders_sent_total{kind="` + kind + `"}`, `kith_reminders_failed_total{kind="` + kind + `"}`} {
+			if v, ok := before[name]; !ok || v != 0 {
+				t.Errorf("%s = %v (present: %v) before any send, want 0", name, v, ok)
+			}
+		}
+	}
 	ids := map[string]string{}
 	for kind, q := range chatQueries(cs) {
 		d := e.channel(key, q)
