@@ -18,6 +18,11 @@ type channelJSON struct {
 	URL      *string `json:"url"`
 	Enabled  bool    `json:"enabled"`
 	HasToken bool    `json:"has_token"`
+	// ChatID, UserKey and RoomID are Telegram's, Pushover's and Matrix's,
+	// null for the other kinds.
+	ChatID  *string `json:"chat_id"`
+	UserKey *string `json:"user_key"`
+	RoomID  *string `json:"room_id"`
 	// Secret is a webhook's signing key, shown once: when Kith made it.
 	Secret      *string `json:"secret,omitempty"`
 	LastSentAt  *int64  `json:"last_sent_at"`
@@ -29,7 +34,7 @@ type channelJSON struct {
 
 func channelOut(ch *store.Channel) channelJSON {
 	return channelJSON{ID: ch.ID, Object: "channel", Kind: ch.Kind, Name: ch.Name, URL: input.ShownURL(ch.URL), Enabled: ch.Enabled,
-		HasToken: ch.Token != nil && *ch.Token != "", LastSentAt: ch.LastSentAt, LastError: ch.LastError,
+		HasToken: ch.Token != nil && *ch.Token != "", ChatID: ch.ChatID, UserKey: ch.UserKey, RoomID: ch.RoomID, LastSentAt: ch.LastSentAt, LastError: ch.LastError,
 		LastErrorAt: ch.LastErrorAt, CreatedAt: ch.CreatedAt, UpdatedAt: ch.UpdatedAt}
 }
 

@@ -30,9 +30,10 @@ func TestEveryUserStartsWithAnEmailChannel(t *testing.T) {
 	if r.code != 200 || len(list) != 1 {
 		t.Fatalf("%d %s, want one channel", r.code, r.body)
 	}
-	ch := keysOf(t, list[0], "id", "object", "kind", "name", "url", "enabled", "has_token", "last_sent_at",
-		"last_error", "last_error_at", "created_at", "updated_at")
-	if ch["object"] != "channel" || ch["kind"] != "email" || ch["enabled"] != true || ch["url"] != nil || ch["has_token"] != false {
+	ch := keysOf(t, list[0], "id", "object", "kind", "name", "url", "enabled", "has_token", "chat_id", "user_key", "room_id",
+		"last_sent_at", "last_error", "last_error_at", "created_at", "updated_at")
+	if ch["object"] != "channel" || ch["kind"] != "email" || ch["enabled"] != true || ch["url"] != nil || ch["has_token"] != false ||
+		ch["chat_id"] != nil || ch["user_key"] != nil || ch["room_id"] != nil {
 		t.Errorf("email channel %v", ch)
 	}
 }

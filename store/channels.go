@@ -26,13 +26,21 @@ const MaxChannels = 10
 type Channel struct {
 	ID     int64
 	UserID int64
-	Kind   string // email, ntfy, gotify, webhook
+	Kind   string // email, ntfy, gotify, webhook, telegram, pushover, matrix
 	Name   *string
-	URL    *string // ntfy's topic URL, Gotify's server, the webhook's target; nil for email
-	// Token is ntfy's access token, Gotify's application token or the
-	// webhook's signing key; it is never shown back after it is set.
-	Token   *string
-	Enabled bool
+	// URL is ntfy's topic URL, Gotify's server, the webhook's target, the
+	// Telegram, Pushover or Matrix server; nil for email, and for Telegram
+	// and Pushover's public servers.
+	URL *string
+	// Token is ntfy's access token, Gotify's application token, the
+	// webhook's signing key, Telegram's bot token, Pushover's application
+	// token or Matrix's access token; it is never shown back after it is
+	// set.
+	Token *string
+	// ChatID, UserKey and RoomID address a Telegram, Pushover and Matrix
+	// message; nil for the other kinds.
+	ChatID, UserKey, RoomID *string
+	Enabled                 bool
 	// DoneDay is the last day (YYYY-MM-DD in the user's zone) whose digest
 	// the channel was given, or had nothing to give.
 	DoneDay     *string
@@ -54,14 +62,17 @@ type ChannelInput struct {
 	Token          *string
 	Enabled        bool
 	KeepOlderToken bool
+	// ChatID, UserKey and RoomID are set for their kind only.
+	ChatID, UserKey, RoomID *string
 }
 
 const channelColumns = `id, user_id, kind, name, url, token, enabled, done_day, fail_day, failures, retry_at,
-	last_sent_at, last_error, last_error_at, created_at, updated_at`
+	last_sent_at, last_error, last_error_at, created_at, updated_at, chat_id, user_key, room_id`
 
 func scanChannel(sc scanner, ch *Channel) error {
 	return sc.Scan(&ch.ID, &ch.UserID, &ch.Kind, &ch.Name, &ch.URL, &ch.Token, &ch.Enabled, &ch.DoneDay, &ch.FailDay,
-		&ch.Failures, &ch.RetryAt, &ch.LastSentAt, &ch.LastError, &ch.LastErrorAt, &ch.CreatedAt, &ch.UpdatedAt)
+		&ch.Failures, &ch.RetryAt, &ch.LastSentAt, &ch.LastError, &ch.LastErrorAt, &ch.CreatedAt, &ch.UpdatedAt,
+		&ch.ChatID, &ch.UserKey, &ch.RoomID)
 }
 
 // Channels lists the user's channels, oldest first.
@@ -117,9 +128,11 @@ func (s *Store) CreateChannel(ctx context.Context, userID int64, in ChannelInput
 			return ErrTooManyChannels
 		}
 		now := s.now()
-		err := scanChannel(tx.QueryRowContext(ctx, `INSERT INTO channels (user_id, kind, name, url, token, enabled, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-			RETURNING `+channelColumns, userID, in.Kind, in.Name, in.URL, in.Token, in.Enabled, now, now), &ch)
+		err := scanChannel(tx.QueryRowContext(ctx, `INSERT INTO channels (user_id, kind, name, url, token, enabled, created_at, updated_at,
+				chat_id, user_key, room_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING `+channelColumns, userID, in.Kind, in.Name, in.URL, in.Token, in.Enabled, now, now,
+			in.ChatID, in.UserKey, in.RoomID), &ch)
 		if isUniqueViolation(err) {
 			return ErrEmailChannelTaken
 		}
@@ -141,10 +154,11 @@ func (s *Store) UpdateChannel(ctx context.Context, userID, id int64, in ChannelI
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		err := scanChannel(tx.QueryRowContext(ctx, `UPDATE channels SET kind = ?, name = ?, url = ?,
 				token = CASE WHEN CAST(? AS BOOLEAN) THEN coalesce(CAST(? AS TEXT), token) ELSE CAST(? AS TEXT) END,
-				enabled = ?, updated_at = ?
+				enabled = ?, updated_at = ?, chat_id = ?, user_key = ?, room_id = ?
 			WHERE id = ? AND user_id = ?
 			RETURNING `+channelColumns,
-			in.Kind, in.Name, in.URL, in.KeepOlderToken, in.Token, in.Token, in.Enabled, s.now(), id, userID), &ch)
+			in.Kind, in.Name, in.URL, in.KeepOlderToken, in.Token, in.Token, in.Enabled, s.now(),
+			in.ChatID, in.UserKey, in.RoomID, id, userID), &ch)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrChannelNotFound
 		}

@@ -61,7 +61,7 @@ func (s *Store) ReminderTargets(ctx context.Context) ([]ReminderTarget, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT u.id, u.account_id, u.email, u.first_name, u.timezone,
 			u.email_verified_at, rs.send_at, coalesce(rs.days, `+fmt.Sprint(DefaultReminderDays)+`),
 			c.id, c.user_id, c.kind, c.name, c.url, c.token, c.enabled, c.done_day, c.fail_day, c.failures, c.retry_at,
-			c.last_sent_at, c.last_error, c.last_error_at, c.created_at, c.updated_at
+			c.last_sent_at, c.last_error, c.last_error_at, c.created_at, c.updated_at, c.chat_id, c.user_key, c.room_id
 		FROM channels c
 		JOIN users u ON u.id = c.user_id
 		LEFT JOIN reminder_settings rs ON rs.user_id = u.id

@@ -53,7 +53,7 @@ const tokenVersion = "1"
 // HMAC-SHA-256 of them under key. One path segment of URL-safe characters.
 func SignAction(key []byte, a Action) string {
 	payload := strings.Join([]string{tokenVersion, strconv.FormatInt(a.UserID, 10), a.Do, a.Kind,
-		strconv.FormatInt(a.Ref, 10), a.Day, strconv.FormatInt(a.Expires, 10), cut(a.Title, titleCut)}, "|")
+		strconv.FormatInt(a.Ref, 10), a.Day, strconv.FormatInt(a.Expires, 10), cut(a.Title, titleCut, oneUnit)}, "|")
 	p := base64.RawURLEncoding.EncodeToString([]byte(payload))
 	return p + "." + base64.RawURLEncoding.EncodeToString(actionMAC(key, p))
 }
@@ -98,13 +98,4 @@ func OpenAction(key []byte, token string) (Action, error) {
 func TokenHash(token string) []byte {
 	h := sha256.Sum256([]byte(token))
 	return h[:]
-}
-
-// cut keeps the first n characters of s, ending a cut one with "…".
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -13,7 +13,7 @@ import (
 // or otherwise local address was refused by a client of NewClient(true).
 var ErrPrivateAddress = errors.New("remind: the address is private or local")
 
-// NewClient is the client that sends to ntfy, Gotify and webhooks: 15
+// NewClient is the client that sends to every channel but email: 15
 // seconds a request, redirects not followed. With refusePrivate it
 // connects only to public addresses: the check is made on the address
 // being dialled, after DNS, so a name that resolves to a public address

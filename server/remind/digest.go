@@ -1,7 +1,7 @@
 // Package remind works out what a user is to be reminded of, day by day,
-// and delivers a day's digest by email, to ntfy, Gotify and webhooks. It
-// keeps no state: its Scheduler decides when, a pass a minute, and the
-// store remembers what was sent.
+// and delivers a day's digest by email, to ntfy, Gotify, webhooks,
+// Telegram, Pushover and Matrix. It keeps no state: its Scheduler decides
+// when, a pass a minute, and the store remembers what was sent.
 package remind
 
 import (

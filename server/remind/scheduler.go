@@ -24,7 +24,8 @@ type Scheduler struct {
 	Store *store.Store
 	// Mailer sends the email digests; nil writes them to Log instead.
 	Mailer mail.Mailer
-	// Sender delivers to ntfy, Gotify and webhooks.
+	// Sender delivers to ntfy, Gotify, webhooks, Telegram, Pushover and
+	// Matrix.
 	Sender Sender
 	// SendAt is when digests go out, "HH:MM" in each user's zone, for the
 	// users who have not chosen.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -22,8 +23,9 @@ import (
 // channel's secret: "sha256=" and the hex digest.
 const SignatureHeader = "X-Kith-Signature"
 
-// Sender posts digests to ntfy, Gotify and webhooks: each is one POST, so
-// Kith makes them itself rather than link a notification library.
+// Sender posts digests to ntfy, Gotify, webhooks, Telegram, Pushover and
+// Matrix: each is one request, so Kith makes them itself rather than link
+// a notification library.
 type Sender struct {
 	// Client makes the requests; nil is NewClient(false). Whichever it
 	// is, redirects are not followed.
@@ -34,6 +36,12 @@ var defaultClient = NewClient(false)
 
 // Send delivers m to one channel of an HTTP kind.
 func (s Sender) Send(ctx context.Context, ch store.Channel, m Message) error {
+	switch ch.Kind {
+	case "telegram":
+		return s.telegram(ctx, ch, m)
+	case "pushover":
+		return s.pushover(ctx, ch, m)
+	}
 	if ch.URL == nil {
 		return fmt.Errorf("%s channel has no url", ch.Kind)
 	}
@@ -44,6 +52,8 @@ func (s Sender) Send(ctx context.Context, ch store.Channel, m Message) error {
 		return s.gotify(ctx, ch, m)
 	case "webhook":
 		return s.webhook(ctx, ch, m)
+	case "matrix":
+		return s.matrix(ctx, ch, m)
 	}
 	return fmt.Errorf("no sender for %q channels", ch.Kind)
 }
@@ -153,9 +163,18 @@ func Sign(secret string, body []byte) string {
 // show a host's pages or tell its open ports from its closed ones. The
 // cause stays in the SendError, for the log.
 func (s Sender) post(ctx context.Context, kind, target string, h http.Header, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	_, err := s.request(ctx, kind, http.MethodPost, target, h, body, "")
+	return err
+}
+
+// request is post for any method, and returns the start of the answer's
+// body for a caller that checks it. secret, when not "", is in target's
+// path (Telegram's bot token): Go's errors quote the URL, so it is masked
+// in the cause the log gets.
+func (s Sender) request(ctx context.Context, kind, method, target string, h http.Header, body []byte, secret string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
 	if err != nil {
-		return &SendError{Msg: kind + " has an address Kith cannot use", Cause: err}
+		return nil, &SendError{Msg: kind + " has an address Kith cannot use", Cause: masked(err, secret)}
 	}
 	req.Header = h
 	req.Header.Set("User-Agent", "Kith")
@@ -170,23 +189,34 @@ func (s Sender) post(ctx context.Context, kind, target string, h http.Header, bo
 	c.CheckRedirect = refuseRedirects
 	resp, err := c.Do(req)
 	if errors.Is(err, ErrPrivateAddress) {
-		return &SendError{Msg: kind + "'s address is private or local, and this Kith server sends only to public addresses", Cause: err}
+		return nil, &SendError{Msg: kind + "'s address is private or local, and this Kith server sends only to public addresses", Cause: masked(err, secret)}
 	}
 	if err != nil {
-		return &SendError{Msg: kind + " could not be reached", Cause: err}
+		return nil, &SendError{Msg: kind + " could not be reached", Cause: masked(err, secret)}
 	}
 	defer resp.Body.Close()
-	// Read a little of the body, so that the connection can be used again.
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	// Read a little of the body, so that the connection can be used again
+	// and a caller can read the service's verdict.
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode/100 == 2 {
-		return nil
+		return answer, nil
 	}
 	// The code and Go's words for it: the reason phrase is the host's text.
 	msg := strings.TrimSpace(fmt.Sprintf("%s answered %d %s", kind, resp.StatusCode, http.StatusText(resp.StatusCode)))
 	if resp.StatusCode/100 == 3 {
 		msg += ": Kith does not follow redirects, so give the address it leads to"
 	}
-	return &SendError{Msg: msg}
+	return nil, &SendError{Msg: msg}
+}
+
+// masked is err with secret, as written or path-escaped, replaced by ***.
+func masked(err error, secret string) error {
+	if secret == "" {
+		return err
+	}
+	text := strings.ReplaceAll(err.Error(), secret, "***")
+	text = strings.ReplaceAll(text, url.PathEscape(secret), "***")
+	return errors.New(text)
 }
 
 // SendError is why a channel did not take a digest: Msg for the user (the

@@ -3,7 +3,9 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -80,6 +82,7 @@ type channelRow struct {
 // channelKindLabels are the kinds as the form offers them.
 var channelKindLabels = map[string]string{
 	"email": "Email (your address)", "ntfy": "ntfy", "gotify": "Gotify", "webhook": "Webhook",
+	"telegram": "Telegram", "pushover": "Pushover", "matrix": "Matrix",
 }
 
 func (a *App) channelRows(c echo.Context, d dates, st settingsState) ([]channelRow, error) {
@@ -94,6 +97,9 @@ func (a *App) channelRows(c echo.Context, d dates, st settingsState) ([]channelR
 			LastError: deref(ch.LastError)}
 		if ch.Kind == "email" && r.URL == "" {
 			r.URL = sess.Email
+		}
+		if to := chatAddress(ch); to != "" {
+			r.URL = to
 		}
 		if ch.LastSentAt != nil {
 			r.LastSent = d.moment(*ch.LastSentAt)
@@ -115,14 +121,79 @@ func channelForm(csrf string) Form {
 		kinds[i] = Option{Value: k, Label: channelKindLabels[k]}
 	}
 	return Form{ID: "channel", Action: "/settings/channels", Submit: "Add channel", CSRF: csrf, Fields: []Field{
-		{Name: "kind", Label: "Kind", Type: "select", Options: kinds, Required: true},
+		{Name: "kind", Label: "Kind", Type: "select", Options: kinds, Required: true, Fits: true},
 		{Name: "name", Label: "Name", Type: "text", Auto: "off", Hint: "Yours to tell channels apart: “Phone”."},
-		{Name: "url", Label: "URL", Type: "url", Auto: "off",
+		{Name: "url", Label: "URL", Type: "url", Auto: "off", For: "ntfy gotify webhook",
 			Hint: "ntfy: the topic's URL, as https://ntfy.sh/your-topic. Gotify: the server's address. Webhook: where to post. Not for email."},
-		{Name: "token", Label: "Token", Type: "password", Auto: "off",
+		{Name: "token", Label: "Token", Type: "password", Auto: "off", For: "ntfy gotify webhook",
 			Hint: "ntfy: an access token, if the topic needs one. Gotify: the application's token (required). Webhook: the signing key, at least 16 characters; empty and Kith makes one."},
+		{Name: "bot_token", Label: "Bot token", Type: "password", Auto: "off", For: "telegram",
+			Hint: "Telegram: the token @BotFather gave your bot."},
+		{Name: "chat_id", Label: "Chat ID", Type: "text", Auto: "off", For: "telegram",
+			Hint: "Telegram: the chat the bot posts to, as -1001234567890 or @yourchannel; write to the bot first."},
+		{Name: "user_key", Label: "User key", Type: "text", Auto: "off", For: "pushover",
+			Hint: "Pushover: your user key, on your dashboard at pushover.net."},
+		{Name: "app_token", Label: "App token", Type: "password", Auto: "off", For: "pushover",
+			Hint: "Pushover: the API token of an application you made for Kith."},
+		{Name: "homeserver", Label: "Homeserver", Type: "url", Auto: "off", For: "matrix",
+			Hint: "Matrix: your homeserver's address, as https://matrix.example.org."},
+		{Name: "access_token", Label: "Access token", Type: "password", Auto: "off", For: "matrix",
+			Hint: "Matrix: the access token of the account that posts (Element: Settings, Help & About)."},
+		{Name: "room_id", Label: "Room ID", Type: "text", Auto: "off", For: "matrix",
+			Hint: "Matrix: the room's internal ID, as !abc123:example.org (room settings, Advanced); invite the account first."},
+		{Name: "server", Label: "Server address (optional)", Type: "url", Auto: "off", For: "telegram pushover",
+			Hint: "Empty: the public server, api.telegram.org or api.pushover.net. A Bot API server of your own, or a proxy, goes here."},
 		{Name: "enabled", Label: "Send the daily digest here", Type: "checkbox"},
 	}}
+}
+
+// urlFields are the form's names for the API's url where a kind has
+// a name of its own for it.
+var urlFields = map[string]string{"matrix": "homeserver", "telegram": "server", "pushover": "server"}
+
+// readChannelForm reads the channel form as the API's parameters: the
+// kind's server address, under the name the form gives it, is the url.
+// Its errors name the form's field.
+func readChannelForm(p *input.Params, kind string) {
+	if f, ok := urlFields[kind]; ok {
+		p.Set("url", p.Value(f))
+	}
+}
+
+// channelFormErrors are err's messages by field of the form: the url's
+// go to the field that holds it for the kind.
+func channelFormErrors(err error, kind string) map[string][]string {
+	fe := input.FieldErrors(err)
+	f, ok := urlFields[kind]
+	if fe == nil || !ok || fe["url"] == nil {
+		return fe
+	}
+	label := map[string]string{"homeserver": "homeserver", "server": "server address"}[f]
+	for _, msg := range fe["url"] {
+		fe[f] = append(fe[f], strings.Replace(msg, "The url field", "The "+label+" field", 1))
+	}
+	delete(fe, "url")
+	return fe
+}
+
+// chatAddress is where a Telegram, Pushover or Matrix channel posts, as
+// its row shows it; "" for the other kinds.
+func chatAddress(ch store.Channel) string {
+	var to string
+	switch {
+	case ch.Kind == "telegram" && ch.ChatID != nil:
+		to = "Chat " + *ch.ChatID
+	case ch.Kind == "pushover" && ch.UserKey != nil:
+		to = "User " + *ch.UserKey
+	case ch.Kind == "matrix" && ch.RoomID != nil:
+		to = "Room " + *ch.RoomID
+	default:
+		return ""
+	}
+	if ch.URL != nil {
+		to += " on " + deref(input.ShownURL(ch.URL))
+	}
+	return to
 }
 
 // handleChannelCreate adds a channel; a webhook's signing key that
@@ -130,6 +201,8 @@ func channelForm(csrf string) Form {
 func (a *App) handleChannelCreate(c echo.Context) error {
 	sess, _ := input.Session(c)
 	p := input.FormParams(c)
+	kind := c.Request().PostForm.Get("kind")
+	readChannelForm(p, kind)
 	in := input.Channel(p, true)
 	err := p.Err()
 	var made string
@@ -138,8 +211,9 @@ func (a *App) handleChannelCreate(c echo.Context) error {
 		_, err = a.store.CreateChannel(c.Request().Context(), sess.UserID, in)
 		err = input.ChannelError(err)
 	}
-	if input.FieldErrors(err) != nil {
-		return a.remindersPage(c, http.StatusUnprocessableEntity, failedForm(c, "channel", err))
+	if fe := channelFormErrors(err, kind); fe != nil {
+		return a.remindersPage(c, http.StatusUnprocessableEntity,
+			settingsState{failed: failed{form: "channel", values: c.Request().PostForm, errs: fe}})
 	}
 	if err != nil {
 		return err
@@ -170,7 +244,8 @@ func (a *App) handleChannelToggle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := store.ChannelInput{Kind: ch.Kind, Name: ch.Name, URL: ch.URL, Enabled: !ch.Enabled, KeepOlderToken: true}
+	in := store.ChannelInput{Kind: ch.Kind, Name: ch.Name, URL: ch.URL, Enabled: !ch.Enabled, KeepOlderToken: true,
+		ChatID: ch.ChatID, UserKey: ch.UserKey, RoomID: ch.RoomID}
 	if _, err := a.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in); err != nil {
 		return err
 	}
@@ -210,21 +285,19 @@ func (a *App) handleChannelDelete(c echo.Context) error {
 }
 
 // channelEditForm is the form that edits ch: its name, and but for an
-// email channel its URL and token, the token never drawn.
+// email channel the fields of its kind, its secret never drawn.
 func channelEditForm(csrf string, ch store.Channel) Form {
 	f := Form{ID: "channel-edit", Action: "/settings/channels/" + itoa64(ch.ID), Submit: "Save channel", CSRF: csrf}
 	for _, fd := range channelForm(csrf).Fields {
-		switch fd.Name {
-		case "name":
-		case "url", "token":
-			if ch.Kind == "email" {
-				continue
-			}
-			if fd.Name == "token" {
+		switch {
+		case fd.Name == "name":
+		case ch.Kind != "email" && fd.For != "" && slices.Contains(strings.Fields(fd.For), ch.Kind):
+			if fd.Type == "password" {
 				fd.Hint = "Empty keeps the token the channel has. " + fd.Hint
 			}
+			fd.For = "" // no kind to choose here: every field is this kind's
 		default:
-			continue // the kind and the digest's switch are not edited here
+			continue // the kind, the digest's switch and other kinds' fields are not edited here
 		}
 		f.Fields = append(f.Fields, fd)
 	}
@@ -247,7 +320,12 @@ func (a *App) handleChannelEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, "url": {deref(input.ShownURL(ch.URL))}}, nil)
+	urlField := "url"
+	if f, ok := urlFields[ch.Kind]; ok {
+		urlField = f
+	}
+	return a.channelEditPage(c, http.StatusOK, ch, url.Values{"name": {deref(ch.Name)}, urlField: {deref(input.ShownURL(ch.URL))},
+		"chat_id": {deref(ch.ChatID)}, "user_key": {deref(ch.UserKey)}, "room_id": {deref(ch.RoomID)}}, nil)
 }
 
 // handleChannelUpdate saves a channel's name, URL and token by the
@@ -262,13 +340,14 @@ func (a *App) handleChannelUpdate(c echo.Context) error {
 	p := input.FormParams(c)
 	p.Set("kind", ch.Kind)
 	p.Set("enabled", ch.Enabled)
+	readChannelForm(p, ch.Kind)
 	in := input.ChannelUpdate(p, ch)
 	err = p.Err()
 	if err == nil {
 		_, err = a.store.UpdateChannel(c.Request().Context(), sess.UserID, ch.ID, in)
 		err = input.ChannelError(err)
 	}
-	if fe := input.FieldErrors(err); fe != nil {
+	if fe := channelFormErrors(err, ch.Kind); fe != nil {
 		return a.channelEditPage(c, http.StatusUnprocessableEntity, ch, c.Request().PostForm, fe)
 	}
 	if err != nil {
