@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -174,16 +176,23 @@ func (s *Store) DeleteWebSession(ctx context.Context, userID, id int64) error {
 }
 
 // RevokeWebSession signs out one of the user's live sessions from another
-// (Settings → Security). Unlike DeleteWebSession, a session that is not
-// the user's, or has ended, is ErrWebSessionNotFound: the page says so.
-func (s *Store) RevokeWebSession(ctx context.Context, userID, id int64) error {
-	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE id = ? AND user_id = ? AND expires_at > ?`, id, userID, s.now())
+// (Settings → Security) and returns it. Unlike DeleteWebSession, a session
+// that is not the user's, or has ended, is ErrWebSessionNotFound: the page
+// says so.
+func (s *Store) RevokeWebSession(ctx context.Context, userID, id int64) (WebSession, error) {
+	var w WebSession
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		err := scanWebSession(tx.QueryRowContext(ctx, `DELETE FROM web_sessions WHERE id = ? AND user_id = ? AND expires_at > ?
+			RETURNING `+webSessionColumns, id, userID, s.now()), &w)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrWebSessionNotFound
+		}
 		if err != nil {
 			return fmt.Errorf("store: revoke web session: %w", err)
 		}
-		return mustAffect(res, ErrWebSessionNotFound)
+		return nil
 	})
+	return w, err
 }
 
 // RevokeOtherWebSessions signs out every session of the user's but keep,

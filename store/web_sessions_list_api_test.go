@@ -122,7 +122,7 @@ func TestWebSessionsListed(t *testing.T) {
 		if ids, _ := listed(t, s, me); len(ids) != 0 {
 			t.Errorf("after 30 days: %v", ids)
 		}
-		if err := s.RevokeWebSession(ctx, me.ID, laptop); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.RevokeWebSession(ctx, me.ID, laptop); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("revoking an ended session: %v", err)
 		}
 	})
@@ -139,19 +139,19 @@ func TestWebSessionsRevoked(t *testing.T) {
 	third, _ := webSession(t, s, me, store.WebClient{})
 	theirs, theirID := webSession(t, s, other, store.WebClient{})
 
-	if err := s.RevokeWebSession(ctx, me.ID, theirID); !errors.Is(err, store.ErrWebSessionNotFound) {
+	if _, err := s.RevokeWebSession(ctx, me.ID, theirID); !errors.Is(err, store.ErrWebSessionNotFound) {
 		t.Errorf("another user's session: %v, want not found", err)
 	}
 	if _, err := s.WebSession(ctx, theirs); err != nil {
 		t.Errorf("another user's session was signed out: %v", err)
 	}
-	if err := s.RevokeWebSession(ctx, me.ID, thereID); err != nil {
-		t.Fatal(err)
+	if w, err := s.RevokeWebSession(ctx, me.ID, thereID); err != nil || w.ID != thereID || w.UserAgent != iphoneUA {
+		t.Fatalf("revoked %+v, %v", w, err)
 	}
 	if _, err := s.WebSession(ctx, there); !errors.Is(err, store.ErrUnauthenticated) {
 		t.Errorf("the revoked session still signs in: %v", err)
 	}
-	if err := s.RevokeWebSession(ctx, me.ID, thereID); !errors.Is(err, store.ErrWebSessionNotFound) {
+	if _, err := s.RevokeWebSession(ctx, me.ID, thereID); !errors.Is(err, store.ErrWebSessionNotFound) {
 		t.Errorf("revoked twice: %v", err)
 	}
 
