@@ -1,6 +1,9 @@
 package web
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestDeviceName reads real browsers' User-Agents.
 func TestDeviceName(t *testing.T) {
@@ -32,6 +35,24 @@ func TestDeviceName(t *testing.T) {
 	} {
 		if got := deviceName(c.ua); got != c.want {
 			t.Errorf("%q: %q, want %q", c.ua, got, c.want)
+		}
+	}
+}
+
+// TestAgo words how long ago a session was last seen.
+func TestAgo(t *testing.T) {
+	d := dates{loc: time.UTC}
+	now := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC).Unix()
+	for _, c := range []struct {
+		before int64
+		want   string
+	}{
+		{0, "just now"}, {59, "just now"}, {60, "1 minute ago"}, {5*60 + 59, "5 minutes ago"},
+		{3600, "1 hour ago"}, {23*3600 + 3599, "23 hours ago"}, {86400, "1 day ago"}, {6*86400 + 86399, "6 days ago"},
+		{7 * 86400, "on Sun 8 Mar 2026"},
+	} {
+		if got := ago(now, now-c.before, d); got != c.want {
+			t.Errorf("%d s before: %q, want %q", c.before, got, c.want)
 		}
 	}
 }

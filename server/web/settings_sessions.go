@@ -42,7 +42,8 @@ func (a *App) fillSessions(c echo.Context, v *securityView) error {
 		r := sessionRow{ID: w.ID, Device: deviceName(w.UserAgent), Current: w.ID == sess.KeyID,
 			Seen: "Last seen " + ago(now, w.LastSeenAt, d), From: w.LastSeenIP, SignedIn: d.moment(w.CreatedAt)}
 		if r.Current {
-			r.Seen = "Active now"
+			// This request is the session seen now, from where it is now.
+			r.Seen, r.From = "Active now", c.RealIP()
 		} else {
 			v.Sessions.Others++
 		}
