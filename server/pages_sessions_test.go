@@ -134,7 +134,7 @@ func TestWebSessionsSignOut(t *testing.T) {
 		{"a negative id", "/settings/sessions/-1/delete"},
 	} {
 		pg := laptop.post(c.path, nil)
-		if pg.code != http.StatusNotFound || !strings.Contains(pg.header.Get("Content-Type"), "text/html") {
+		if pg.code != http.StatusNotFound || !strings.Contains(pg.header.Get("Content-Type"), "text/html") || !strings.Contains(pg.body, "Session not found.") {
 			t.Errorf("%s: %d %s", c.name, pg.code, pg.header.Get("Content-Type"))
 		}
 	}
