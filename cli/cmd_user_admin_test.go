@@ -62,10 +62,10 @@ func newAdminFixture(t *testing.T) adminFixture {
 	if f.alanKey, _, err = st.CreateAPIKey(ctx, 3, "alan's laptop"); err != nil {
 		t.Fatal(err)
 	}
-	if f.graceWeb, err = st.CreateWebSession(ctx, 1); err != nil {
+	if f.graceWeb, err = st.CreateWebSession(ctx, 1, store.WebClient{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err = st.CreateWebSession(ctx, 3); err != nil {
+	if _, err = st.CreateWebSession(ctx, 3, store.WebClient{}); err != nil {
 		t.Fatal(err)
 	}
 	return f

@@ -39,6 +39,7 @@ var notFoundMessages = []struct {
 	{store.ErrTagNotFound, "Tag not found."},
 	{store.ErrPhotoNotFound, "Photo not found."},
 	{store.ErrReminderNotFound, "Reminder not found."},
+	{store.ErrWebSessionNotFound, "Session not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

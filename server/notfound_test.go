@@ -50,6 +50,7 @@ var storeNotFound = map[string]struct {
 	"ErrTagNotFound":              {store.ErrTagNotFound, "Tag not found."},
 	"ErrPhotoNotFound":            {store.ErrPhotoNotFound, "Photo not found."},
 	"ErrReminderNotFound":         {store.ErrReminderNotFound, "Reminder not found."},
+	"ErrWebSessionNotFound":       {store.ErrWebSessionNotFound, "Session not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

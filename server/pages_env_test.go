@@ -23,6 +23,8 @@ type browser struct {
 	cookies map[string]*http.Cookie
 	csrf    string
 	lang    string // Accept-Language
+	ua      string // User-Agent
+	remote  string // the client's address, "ip:port"
 }
 
 // page is one answer to a browser.
@@ -76,6 +78,12 @@ func (b *browser) send(r *http.Request) page {
 	r.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
 	if b.lang != "" {
 		r.Header.Set("Accept-Language", b.lang)
+	}
+	if b.ua != "" {
+		r.Header.Set("User-Agent", b.ua)
+	}
+	if b.remote != "" {
+		r.RemoteAddr = b.remote
 	}
 	for _, c := range b.cookies {
 		r.AddCookie(c)
@@ -176,6 +184,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":user":         e.invite(key, "invitee@example.com"),
 		":token":        e.monicaToken(t, key),
 		":link":         e.liveActionLink(t, key, person),
+		":session":      e.webSessionID(t, key),
 	}, csvToken: e.csvToken(t, key)}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kith/server/totp"
+	"kith/store"
 )
 
 var recoveryPattern = regexp.MustCompile(`^[a-z0-9]{5}-[a-z0-9]{5}$`)
@@ -50,7 +51,7 @@ func TestTwoFactorSetUpAndConfirm(t *testing.T) {
 	ada, key := e.user("ada@example.com")
 	_, other := e.user("bob@example.com")
 	ctx := context.Background()
-	web, err := e.st.CreateWebSession(ctx, ada.ID)
+	web, err := e.st.CreateWebSession(ctx, ada.ID, store.WebClient{})
 	if err != nil {
 		t.Fatal(err)
 	}

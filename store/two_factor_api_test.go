@@ -3,6 +3,8 @@ package store_test
 import (
 	"bytes"
 	"testing"
+
+	"kith/store"
 )
 
 // TestTwoFactor: a pending secret waits for its confirmation, a step is
@@ -23,8 +25,8 @@ func TestTwoFactor(t *testing.T) {
 	if err := s.ConfirmTwoFactor(ctx, ada.ID, "AAAA", 10, nil, 0); err == nil {
 		t.Error("the replaced secret confirmed")
 	}
-	web, _ := s.CreateWebSession(ctx, ada.ID)
-	bobWeb, _ := s.CreateWebSession(ctx, bob.ID)
+	web, _ := s.CreateWebSession(ctx, ada.ID, store.WebClient{})
+	bobWeb, _ := s.CreateWebSession(ctx, bob.ID, store.WebClient{})
 	hashes := [][]byte{bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 32)}
 	if err := s.ConfirmTwoFactor(ctx, ada.ID, "BBBB", 10, hashes, 0); err != nil {
 		t.Fatal(err)

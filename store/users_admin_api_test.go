@@ -74,7 +74,7 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if err := s.ConfirmTwoFactor(ctx, u.ID, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", 1, [][]byte{make([]byte, 32)}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateWebSession(ctx, u.ID); err != nil {
+	if _, err := s.CreateWebSession(ctx, u.ID, store.WebClient{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.CreateCalendarFeed(ctx, u.ID); err != nil {
@@ -216,13 +216,13 @@ func TestSetPassword(t *testing.T) {
 	ctx := t.Context()
 	u, other := twoAccounts(t, s)
 	for _, who := range []store.User{u, other} {
-		if _, err := s.CreateWebSession(ctx, who.ID); err != nil {
+		if _, err := s.CreateWebSession(ctx, who.ID, store.WebClient{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cookie, _ := s.CreateWebSession(ctx, u.ID)
+	cookie, _ := s.CreateWebSession(ctx, u.ID, store.WebClient{})
 	_, token, _ := s.CreateAPIKey(ctx, u.ID, "phone")
-	otherCookie, _ := s.CreateWebSession(ctx, other.ID)
+	otherCookie, _ := s.CreateWebSession(ctx, other.ID, store.WebClient{})
 	advance(s, time.Minute)
 
 	t.Run("signs the user out of the web app and keeps their keys", func(t *testing.T) {
@@ -293,7 +293,7 @@ func TestUsersLastSeen(t *testing.T) {
 	maker, never := twoAccounts(t, s)
 	created := nowUnix(s)
 	advance(s, time.Hour)
-	if _, err := s.CreateWebSession(ctx, signer.ID); err != nil {
+	if _, err := s.CreateWebSession(ctx, signer.ID, store.WebClient{}); err != nil {
 		t.Fatal(err)
 	}
 	signedIn := nowUnix(s)

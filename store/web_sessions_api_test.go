@@ -13,7 +13,7 @@ func TestWebSessions(t *testing.T) {
 	s := newStore(t)
 	me := newUser(t, s)
 	other := newUser(t, s)
-	token, err := s.CreateWebSession(t.Context(), me.ID)
+	token, err := s.CreateWebSession(t.Context(), me.ID, store.WebClient{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestWebSessions(t *testing.T) {
 		}
 	})
 	t.Run("it expires", func(t *testing.T) {
-		later, err := s.CreateWebSession(t.Context(), me.ID)
+		later, err := s.CreateWebSession(t.Context(), me.ID, store.WebClient{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestWebSessions(t *testing.T) {
 		}
 	})
 	t.Run("signing out ends it", func(t *testing.T) {
-		fresh, err := s.CreateWebSession(t.Context(), me.ID)
+		fresh, err := s.CreateWebSession(t.Context(), me.ID, store.WebClient{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -117,7 +117,8 @@ func (a *App) handleJoin(c echo.Context) error {
 // startSession signs u in to the web app: a session row, and its cookie.
 // via names the way in, for the metrics and the log.
 func (a *App) startSession(c echo.Context, u store.User, via string) error {
-	token, err := a.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID)
+	from := store.WebClient{UserAgent: c.Request().UserAgent(), IP: c.RealIP()}
+	token, err := a.store.CreateWebSession(store.WithoutActor(c.Request().Context()), u.ID, from)
 	if err != nil {
 		return err
 	}

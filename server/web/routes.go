@@ -102,6 +102,8 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/settings/two-factor", a.handleTwoFactorSetUp, page, user)
 	r.post("/settings/two-factor/confirm", a.handleTwoFactorConfirm, page, user)
 	r.post("/settings/two-factor/delete", a.handleTwoFactorOff, page, user)
+	r.post("/settings/sessions/others/delete", a.handleSessionsSignOutOthers, page, user)
+	r.post("/settings/sessions/:session/delete", a.handleSessionSignOut, page, user)
 	r.post("/settings/channels", a.handleChannelCreate, page, user)
 	r.post("/settings/channels/:channel/toggle", a.handleChannelToggle, page, user)
 	r.post("/settings/channels/:channel/test", a.handleChannelTest, page, user)

@@ -44,9 +44,17 @@ func (a *App) webSession(c echo.Context) (store.Session, bool) {
 	if err != nil || ck.Value == "" {
 		return store.Session{}, false
 	}
-	sess, err := a.store.WebSession(c.Request().Context(), ck.Value)
+	ctx := c.Request().Context()
+	sess, err := a.store.WebSession(ctx, ck.Value)
 	if err != nil {
 		return store.Session{}, false
+	}
+	if a.store.WebSessionStale(sess) {
+		// Last seen is for the Security page's list: failing to record it
+		// must not fail the page.
+		if err := a.store.TouchWebSession(ctx, sess.KeyID, c.RealIP()); err != nil {
+			a.log.Warn().Err(err).Str("request_id", a.o.RequestID(c)).Msg("recording web session use failed")
+		}
 	}
 	return sess, true
 }

@@ -143,6 +143,8 @@ func settingsHome(seg []string) string {
 		return "/settings/lists"
 	case "keys", "two-factor":
 		return "/settings/security"
+	case "sessions":
+		return "/settings/security"
 	case "users":
 		return "/settings/users"
 	}

@@ -10,7 +10,8 @@ import (
 	"kith/store"
 )
 
-// securityView is the Security page: the user's API keys.
+// securityView is the Security page: the user's API keys, two-factor
+// and web sessions.
 type securityView struct {
 	Keys []keyRow
 	Key  Form
@@ -18,6 +19,7 @@ type securityView struct {
 	Token     shown
 	TokenName string
 	TwoFactor twoFactorView
+	Sessions  sessionsView
 }
 
 func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) error {
@@ -27,6 +29,9 @@ func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) er
 	}
 	v.Key = keyForm(csrf(c)).Fill(formOr(st.failed, "key", nil))
 	v.Token, v.TokenName = shown{"new-key-token", st.token}, st.tokenName
+	if err := a.fillSessions(c, &v.securityView); err != nil {
+		return err
+	}
 	return a.fillTwoFactor(c, v, st)
 }
 
