@@ -22,6 +22,7 @@ var copyTables = []string{
 	"relationship_types", "relationships",
 	"tags", "person_tags",
 	"photos", "two_factor", "two_factor_recovery",
+	"passkey_handles", "passkeys",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations
@@ -29,6 +30,8 @@ var copyTables = []string{
 // limits' counts (rate_buckets, rate_failures) and web sign-ins
 // (web_sessions) start afresh; a search index is built anew.
 var copySkipped = []string{"schema_migrations", "health_probe", "rate_buckets", "rate_failures", "web_sessions",
+	// Passkey challenges live five minutes; a copy's target issues its own.
+	"passkey_challenges",
 	// SQLite's search index and its shadow tables, which the target's
 	// triggers fill as persons arrive.
 	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config"}
