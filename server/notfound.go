@@ -38,6 +38,7 @@ var notFoundMessages = []struct {
 	{store.ErrRelationshipNotFound, "Relationship not found."},
 	{store.ErrTagNotFound, "Tag not found."},
 	{store.ErrPhotoNotFound, "Photo not found."},
+	{store.ErrPasskeyNotFound, "Passkey not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

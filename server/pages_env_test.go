@@ -170,6 +170,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":relationship": relationship,
 		":user":         e.invite(key, "invitee@example.com"),
 		":token":        e.monicaToken(t, key),
+		":passkey":      e.keysPasskey(t, key),
 	}, csvToken: e.csvToken(t, key)}
 }
 

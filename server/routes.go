@@ -64,6 +64,8 @@ func (s *Server) routes(corsOrigins []string) {
 	api.POST("/api/me/two-factor", s.handleTwoFactorCreate, auth)
 	api.POST("/api/me/two-factor/confirm", s.handleTwoFactorConfirm, auth)
 	api.DELETE("/api/me/two-factor", s.handleTwoFactorDelete, auth)
+	api.get("/api/me/passkeys", s.handlePasskeyList, auth)
+	api.DELETE("/api/me/passkeys/:passkey", s.handlePasskeyDelete, auth)
 
 	api.get("/api/persons", s.handlePersonList, auth)
 	api.POST("/api/persons", s.handlePersonCreate, auth)

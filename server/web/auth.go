@@ -34,7 +34,14 @@ func (a *App) loginPage(c echo.Context, status int, email string, errs map[strin
 	if refusal != "" {
 		f.Errors = []string{refusal}
 	}
-	return a.render(c, status, "login", Page{Title: "Log in", Data: f})
+	return a.render(c, status, "login", Page{Title: "Log in", Data: loginView{Form: f, CSRF: token}})
+}
+
+// loginView is the sign-in page: the password form, and the passkey
+// button, whose form carries the same CSRF value.
+type loginView struct {
+	Form Form
+	CSRF string
 }
 
 // handleLogin checks the form as the API's login does, under the same

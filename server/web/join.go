@@ -25,6 +25,7 @@ const JoinCookie = "kith_join"
 const (
 	ViaPassword   = "web"
 	ViaInvitation = "invitation"
+	ViaPasskey    = "passkey"
 )
 
 // invalidInvitation is the API's refusal of a link that no longer works.

@@ -18,6 +18,8 @@ type securityView struct {
 	Token     shown
 	TokenName string
 	TwoFactor twoFactorView
+	// PasskeysPart is the Passkeys section.
+	PasskeysPart passkeysView
 }
 
 func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) error {
@@ -27,6 +29,9 @@ func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) er
 	}
 	v.Key = keyForm(csrf(c)).Fill(formOr(st.failed, "key", nil))
 	v.Token, v.TokenName = shown{"new-key-token", st.token}, st.tokenName
+	if err := a.fillPasskeys(c, v, st); err != nil {
+		return err
+	}
 	return a.fillTwoFactor(c, v, st)
 }
 
