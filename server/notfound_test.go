@@ -49,6 +49,7 @@ var storeNotFound = map[string]struct {
 	"ErrRelationshipNotFound":     {store.ErrRelationshipNotFound, "Relationship not found."},
 	"ErrTagNotFound":              {store.ErrTagNotFound, "Tag not found."},
 	"ErrPhotoNotFound":            {store.ErrPhotoNotFound, "Photo not found."},
+	"ErrPasskeyNotFound":          {store.ErrPasskeyNotFound, "Passkey not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -107,9 +107,12 @@ document.addEventListener("submit", function (ev) {
     return JSON.stringify(out);
   }
   function why(err) {
+    if (err && err.status === 403) return "This page has expired. Reload it and try again.";
+    if (err && err.status === 400 || err && err.name === "SecurityError") {
+      return "This browser refuses passkeys at this address: open Kith at its domain name, or at localhost.";
+    }
     if (err && err.name === "NotAllowedError") return "No passkey was used: it was cancelled, or took too long. Try again.";
     if (err && err.name === "InvalidStateError") return "This device already keeps a passkey of yours for Kith.";
-    if (err && err.name === "SecurityError") return "This browser refuses passkeys at this address: open Kith at its domain name, or at localhost.";
     return "Passkeys did not work here. Reload the page and try again.";
   }
   document.querySelectorAll("form[data-passkey]").forEach(function (form) {
@@ -125,7 +128,7 @@ document.addEventListener("submit", function (ev) {
       body.set("csrf", form.elements.namedItem("csrf").value);
       fetch(form.getAttribute("data-options"), { method: "POST", body: body, credentials: "same-origin" })
         .then(function (res) {
-          if (!res.ok) throw new Error("options " + res.status);
+          if (!res.ok) throw { status: res.status };
           return res.json();
         })
         .then(function (options) {
