@@ -32,11 +32,12 @@ var passkeyParams = []protocol.CredentialParameter{
 	{Type: protocol.PublicKeyCredentialType, Algorithm: webauthncose.AlgRS256},
 }
 
-var (
-	errPasskeyNeedsJS = "Passkeys need JavaScript and a browser that supports them. Turn JavaScript on, or use another browser."
-	errPasskeyOnIP    = &input.Error{Status: http.StatusBadRequest,
-		Message: "Passkeys need a host name, not an IP address: open Kith at its domain name, or at localhost."}
-)
+// passkeyNeedsJS answers a passkey form sent without its ceremony: the
+// script did not run, or the browser has no WebAuthn.
+const passkeyNeedsJS = "Passkeys need JavaScript and a browser that supports them. Turn JavaScript on, or use another browser."
+
+var errPasskeyOnIP = &input.Error{Status: http.StatusBadRequest,
+	Message: "Passkeys need a host name, not an IP address: open Kith at its domain name, or at localhost."}
 
 // passkeyUser is a user as the WebAuthn library sees them: their random
 // handle and their credentials.
@@ -82,9 +83,11 @@ func passkeyOptions(c echo.Context, options any) error {
 	return c.JSON(http.StatusOK, options)
 }
 
-// challengeOf is the challenge a browser's answer signed, as bytes.
-func challengeOf(cd protocol.CollectedClientData) []byte {
-	b, err := base64.RawURLEncoding.DecodeString(cd.Challenge)
+// challengeBytes is a challenge as the library words it (base64url) as
+// bytes, the store's key; nil for one that is not base64url, which no
+// issued challenge matches.
+func challengeBytes(challenge string) []byte {
+	b, err := base64.RawURLEncoding.DecodeString(challenge)
 	if err != nil {
 		return nil
 	}

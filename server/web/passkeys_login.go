@@ -41,7 +41,7 @@ func (a *App) handlePasskeyLoginOptions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.store.IssuePasskeyChallenge(c.Request().Context(), store.PasskeyLogin, 0, challengeOf(protocol.CollectedClientData{Challenge: sd.Challenge})); err != nil {
+	if err := a.store.IssuePasskeyChallenge(c.Request().Context(), store.PasskeyLogin, 0, challengeBytes(sd.Challenge)); err != nil {
 		return err
 	}
 	return passkeyOptions(c, assertion)
@@ -55,7 +55,7 @@ func (a *App) handlePasskeyLogin(c echo.Context) error {
 	}
 	raw := c.Request().PostForm.Get("credential")
 	if raw == "" {
-		return a.loginPage(c, http.StatusBadRequest, "", nil, errPasskeyNeedsJS)
+		return a.loginPage(c, http.StatusBadRequest, "", nil, passkeyNeedsJS)
 	}
 	u, why, err := a.checkAssertion(c, []byte(raw))
 	if err != nil {
@@ -80,8 +80,7 @@ func (a *App) checkAssertion(c echo.Context, raw []byte) (store.User, string, er
 	if err != nil {
 		return store.User{}, whyRefused(err), nil
 	}
-	challenge := challengeOf(parsed.Response.CollectedClientData)
-	ok, err := a.store.ConsumePasskeyChallenge(ctx, store.PasskeyLogin, 0, challenge)
+	ok, err := a.store.ConsumePasskeyChallenge(ctx, store.PasskeyLogin, 0, challengeBytes(parsed.Response.CollectedClientData.Challenge))
 	if err != nil || !ok {
 		return store.User{}, "challenge not issued, used or expired", err
 	}
@@ -98,6 +97,8 @@ func (a *App) checkAssertion(c echo.Context, raw []byte) (store.User, string, er
 	}
 	sd := webauthn.SessionData{Challenge: parsed.Response.CollectedClientData.Challenge,
 		RelyingPartyID: rp.Config.RPID, UserVerification: protocol.VerificationRequired}
+	// The credential's owner, found above; the library then refuses a user
+	// handle that is not theirs.
 	owner := func(rawID, userHandle []byte) (webauthn.User, error) {
 		return passkeyUser{handle: handle, creds: []webauthn.Credential{credentialOf(pk)}}, nil
 	}

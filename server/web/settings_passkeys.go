@@ -95,8 +95,7 @@ func (a *App) handlePasskeyOptions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	challenge := challengeOf(protocol.CollectedClientData{Challenge: sd.Challenge})
-	if err := a.store.IssuePasskeyChallenge(c.Request().Context(), store.PasskeyRegister, sess.UserID, challenge); err != nil {
+	if err := a.store.IssuePasskeyChallenge(c.Request().Context(), store.PasskeyRegister, sess.UserID, challengeBytes(sd.Challenge)); err != nil {
 		return err
 	}
 	return passkeyOptions(c, creation)
@@ -109,7 +108,7 @@ func (a *App) handlePasskeyAdd(c echo.Context) error {
 	name := p.RequiredText("name", 255)
 	err := p.Err()
 	if err == nil && c.Request().PostForm.Get("credential") == "" {
-		err = input.Invalid("name", errPasskeyNeedsJS)
+		err = input.Invalid("name", passkeyNeedsJS)
 	}
 	if err != nil {
 		return a.settingsPage(c, http.StatusUnprocessableEntity, "security", failedForm(c, "passkey", err))
@@ -147,7 +146,7 @@ func (a *App) checkAttestation(c echo.Context, raw []byte) (*webauthn.Credential
 		return nil, whyRefused(err), nil
 	}
 	cd := parsed.Response.CollectedClientData
-	ok, err := a.store.ConsumePasskeyChallenge(c.Request().Context(), store.PasskeyRegister, sess.UserID, challengeOf(cd))
+	ok, err := a.store.ConsumePasskeyChallenge(c.Request().Context(), store.PasskeyRegister, sess.UserID, challengeBytes(cd.Challenge))
 	if err != nil || !ok {
 		return nil, "challenge not issued, used or expired", err
 	}
