@@ -93,7 +93,7 @@ func listUsers(ctx context.Context, cfg *config.Config, stdout io.Writer) error 
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEMAIL\tACCOUNT\tVERIFIED\tCREATED\tLAST SEEN\tTWO-FACTOR")
+	fmt.Fprintln(tw, "ID\tEMAIL\tACCOUNT\tVERIFIED\tCREATED\tLAST SEEN\tTWO-FACTOR\tPASSKEYS")
 	for _, u := range users {
 		verified := "no"
 		switch {
@@ -106,7 +106,7 @@ func listUsers(ctx context.Context, cfg *config.Config, stdout io.Writer) error 
 		if u.TwoFactor {
 			twoFactor = "on"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\n", u.ID, u.Email, u.AccountID, verified, timeOf(&u.CreatedAt), timeOf(u.LastSeenAt), twoFactor)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%d\n", u.ID, u.Email, u.AccountID, verified, timeOf(&u.CreatedAt), timeOf(u.LastSeenAt), twoFactor, u.Passkeys)
 	}
 	return tw.Flush()
 }

@@ -96,14 +96,14 @@ func TestUserList(t *testing.T) {
 		t.Fatalf("user list: %d %q %q", code, out, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 4 || !regexp.MustCompile(`^ID +EMAIL +ACCOUNT +VERIFIED +CREATED +LAST SEEN +TWO-FACTOR$`).MatchString(lines[0]) {
+	if len(lines) != 4 || !regexp.MustCompile(`^ID +EMAIL +ACCOUNT +VERIFIED +CREATED +LAST SEEN +TWO-FACTOR +PASSKEYS$`).MatchString(lines[0]) {
 		t.Fatalf("user list:\n%s", out)
 	}
 	when := `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`
 	for i, want := range []string{
-		`^1 +grace@example\.com +1 +yes +` + when + ` +` + when + ` +off$`,
-		`^2 +ada@example\.com +1 +yes +` + when + ` +- +off$`, // never signed in
-		`^3 +alan@example\.com +2 +yes +` + when + ` +` + when + ` +off$`,
+		`^1 +grace@example\.com +1 +yes +` + when + ` +` + when + ` +off +0$`,
+		`^2 +ada@example\.com +1 +yes +` + when + ` +- +off +0$`, // never signed in
+		`^3 +alan@example\.com +2 +yes +` + when + ` +` + when + ` +off +0$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(lines[i+1]) {
 			t.Errorf("line %d %q does not match %s", i+1, lines[i+1], want)
@@ -111,6 +111,25 @@ func TestUserList(t *testing.T) {
 	}
 	if strings.Contains(out, "cobol") || strings.Contains(out, "$2") {
 		t.Errorf("user list shows a password or its hash:\n%s", out)
+	}
+}
+
+// TestUserListPasskeys: the PASSKEYS column counts each user's passkeys.
+func TestUserListPasskeys(t *testing.T) {
+	f := newAdminFixture(t)
+	st := openTestStore(t, f.db)
+	for i, owner := range []int64{1, 1, 3} {
+		p := store.Passkey{UserID: owner, CredentialID: []byte{byte(i)}, PublicKey: []byte("k"), Name: "Key"}
+		if _, err := st.AddPasskey(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out, _ := runKith("user", "list", "--db", f.db)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, want := range []string{"^1 .* 2$", "^2 .* 0$", "^3 .* 1$"} {
+		if len(lines) != 4 || !regexp.MustCompile(want).MatchString(lines[i+1]) {
+			t.Fatalf("line %d does not match %s:\n%s", i+1, want, out)
+		}
 	}
 }
 

@@ -2,9 +2,15 @@ package cli
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
+
+	"kith/store"
 )
+
+// columns are the spaces between two columns of a listing.
+var columns = regexp.MustCompile(` +`)
 
 // TestUserTwoFactorDisable: the operator turns a user's two-factor off by
 // email; off already is no failure; an unknown email is, named.
@@ -21,9 +27,13 @@ func TestUserTwoFactorDisable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Grace's passkey stays when her two-factor goes.
+	if _, err := st.AddPasskey(ctx, store.Passkey{UserID: 1, CredentialID: []byte("grace"), PublicKey: []byte("k"), Name: "Laptop"}); err != nil {
+		t.Fatal(err)
+	}
 	_, out, _ := runKith("user", "list", "--db", f.db)
-	if lines := strings.Split(out, "\n"); !strings.HasSuffix(lines[1], " on") || !strings.HasSuffix(lines[2], " off") ||
-		!strings.HasSuffix(lines[3], " on") {
+	if lines := strings.Split(out, "\n"); !strings.HasSuffix(columns.ReplaceAllString(lines[1], " "), " on 1") ||
+		!strings.HasSuffix(columns.ReplaceAllString(lines[2], " "), " off 0") || !strings.HasSuffix(columns.ReplaceAllString(lines[3], " "), " on 0") {
 		t.Fatalf("user list:\n%s", out)
 	}
 
@@ -39,7 +49,8 @@ func TestUserTwoFactorDisable(t *testing.T) {
 		t.Errorf("alan's two-factor changed: %+v", tf)
 	}
 	_, out, _ = runKith("user", "list", "--db", f.db)
-	if lines := strings.Split(out, "\n"); !strings.HasSuffix(lines[1], " off") || !strings.HasSuffix(lines[3], " on") {
+	if lines := strings.Split(out, "\n"); !strings.HasSuffix(columns.ReplaceAllString(lines[1], " "), " off 1") ||
+		!strings.HasSuffix(columns.ReplaceAllString(lines[3], " "), " on 0") {
 		t.Errorf("user list after:\n%s", out)
 	}
 

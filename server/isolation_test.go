@@ -150,6 +150,8 @@ var isolationMatrix = map[string][]string{
 	"PUT /api/me/channels/:channel":       {"account", "user"},
 	"DELETE /api/me/channels/:channel":    {"account", "user"},
 	"POST /api/me/channels/:channel/test": {"account", "user"},
+	// Passkeys: each user's own.
+	"DELETE /api/me/passkeys/:passkey": {"account", "user"},
 	// A calendar feed is named by its secret, which is its only key: an
 	// intruder has at best a secret the owner has replaced ("voided").
 	"GET /ical/:feed":  {"voided"},
@@ -211,6 +213,7 @@ func TestIsolationMatrix(t *testing.T) {
 	feed := e.feed(adaKey) // voids the first
 	feedBefore := e.ics(feed, nil).body
 	tag := e.tagOf(adaKey, person, "Chess")
+	passkey := e.keysPasskey(t, adaKey)
 	e.tagOf(bob, e.person(bob, "first_name=Bob6"), "Bob's")
 
 	snapshot := func() string {
@@ -234,6 +237,7 @@ func TestIsolationMatrix(t *testing.T) {
 			"/api/persons/" + third + "/relationships",
 			"/api/tags",
 			"/api/persons/" + person + "/photo",
+			"/api/me/passkeys",
 		} {
 			r := e.do(req{method: "GET", path: path, key: adaKey})
 			b.WriteString(r.body)
@@ -274,7 +278,7 @@ func TestIsolationMatrix(t *testing.T) {
 			}
 			path = strings.NewReplacer(":journal", journal, ":year", "2026", ":month", "3", ":day", "15").Replace(path)
 			path = strings.NewReplacer(":log", logID, ":user", invited, ":channel", channel, ":feed", voided).Replace(path)
-			path = strings.NewReplacer(":tag", tag, ":reminder", reminder).Replace(path)
+			path = strings.NewReplacer(":tag", tag, ":reminder", reminder, ":passkey", passkey).Replace(path)
 			r := e.do(req{method: rt.Method, path: path + "?" + everything, key: key})
 			if r.code != 404 || rt.Method != "HEAD" && !strings.HasSuffix(r.json(t)["message"].(string), "not found.") {
 				t.Errorf("%s as %s intruder: %d %s, want 404", route, who, r.code, r.body)

@@ -28,7 +28,7 @@ const (
 	viaWeb        = web.ViaPassword
 	viaCardDAV    = "carddav"
 	viaInvitation = web.ViaInvitation
-	viaPasskey    = "passkey"
+	viaPasskey    = web.ViaPasskey
 	viaOIDC       = web.ViaOIDC
 )
 

@@ -40,6 +40,7 @@ var notFoundMessages = []struct {
 	{store.ErrPhotoNotFound, "Photo not found."},
 	{store.ErrReminderNotFound, "Reminder not found."},
 	{store.ErrWebSessionNotFound, "Session not found."},
+	{store.ErrPasskeyNotFound, "Passkey not found."},
 }
 
 // notFoundMessage words a store not-found error. One with no message of

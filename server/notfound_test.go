@@ -51,6 +51,7 @@ var storeNotFound = map[string]struct {
 	"ErrPhotoNotFound":            {store.ErrPhotoNotFound, "Photo not found."},
 	"ErrReminderNotFound":         {store.ErrReminderNotFound, "Reminder not found."},
 	"ErrWebSessionNotFound":       {store.ErrWebSessionNotFound, "Session not found."},
+	"ErrPasskeyNotFound":          {store.ErrPasskeyNotFound, "Passkey not found."},
 }
 
 // TestNotFoundWording answers each store not-found error, bare or wrapped,

@@ -348,7 +348,7 @@ func TestSSOProviderDown(t *testing.T) {
 func TestSSOOff(t *testing.T) {
 	e := newEnv(t)
 	b := e.browser(t)
-	b.get("/login").lacks(t, "/auth/oidc/login", "Sign in with")
+	b.get("/login").lacks(t, "/auth/oidc/login", "Sign in with SSO")
 	b.get("/auth/oidc/login").status(t, http.StatusNotFound)
 	b.get("/auth/oidc/callback?code=x&state=y").status(t, http.StatusNotFound)
 }

@@ -185,6 +185,7 @@ func (e *env) webRows(t *testing.T, key string) webRows {
 		":token":        e.monicaToken(t, key),
 		":link":         e.liveActionLink(t, key, person),
 		":session":      e.webSessionID(t, key),
+		":passkey":      e.keysPasskey(t, key),
 	}, csvToken: e.csvToken(t, key)}
 }
 

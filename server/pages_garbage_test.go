@@ -52,7 +52,8 @@ func TestWebNoServerError(t *testing.T) {
 				if pg.code >= 500 {
 					t.Errorf("%s %s with %s: %d\n%.300s", rt.Method, path, name, pg.code, pg.body)
 				}
-				if pg.code == http.StatusForbidden && strings.Contains(pg.body, "This form has expired") && path != "/login" && path != "/login/code" && path != "/join" {
+				if pg.code == http.StatusForbidden && strings.Contains(pg.body, "This form has expired") && path != "/login" && path != "/login/code" && path != "/join" &&
+					path != "/login/passkey" && path != "/login/passkey/options" {
 					t.Errorf("%s %s with %s: the session's token was refused", rt.Method, path, name)
 				}
 			}

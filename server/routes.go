@@ -66,6 +66,8 @@ func (s *Server) routes(corsOrigins []string) {
 	api.DELETE("/api/me/two-factor", s.handleTwoFactorDelete, auth)
 	api.get("/api/me/mail-in", s.handleMailInShow, auth)
 	api.POST("/api/me/mail-in", s.handleMailInRotate, auth)
+	api.get("/api/me/passkeys", s.handlePasskeyList, auth)
+	api.DELETE("/api/me/passkeys/:passkey", s.handlePasskeyDelete, auth)
 
 	api.get("/api/persons", s.handlePersonList, auth)
 	api.POST("/api/persons", s.handlePersonCreate, auth)

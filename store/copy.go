@@ -27,6 +27,7 @@ var copyTables = []string{
 	// keep working after it, and the links used stay used.
 	"server_secrets", "action_links_used", "snoozes",
 	"mail_in",
+	"passkey_handles", "passkeys",
 }
 
 // copySkipped are the tables whose rows are not data: schema_migrations
@@ -36,6 +37,8 @@ var copyTables = []string{
 // afresh; a search index is built anew.
 var copySkipped = []string{"schema_migrations", "health_probe", "rate_buckets", "rate_failures", "web_sessions",
 	"oidc_states",
+	// Passkey challenges live five minutes; a copy's target issues its own.
+	"passkey_challenges",
 	// SQLite's search index and its shadow tables, which the target's
 	// triggers fill as persons arrive.
 	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config"}

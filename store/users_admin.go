@@ -26,6 +26,8 @@ type UserListing struct {
 	LastSeenAt *int64
 	// TwoFactor is whether the user's sign-in by password needs a code.
 	TwoFactor bool
+	// Passkeys is how many passkeys the user has.
+	Passkeys int
 }
 
 // Users lists every user, in id order, with when each was last seen.
@@ -36,7 +38,8 @@ func (s *Store) Users(ctx context.Context) ([]UserListing, error) {
 				UNION ALL
 				SELECT max(coalesce(k.last_used_at, k.created_at)) AS at FROM api_keys k WHERE k.user_id = u.id
 			) seen),
-			(SELECT count(*) FROM two_factor t WHERE t.user_id = u.id AND t.secret IS NOT NULL)
+			(SELECT count(*) FROM two_factor t WHERE t.user_id = u.id AND t.secret IS NOT NULL),
+			(SELECT count(*) FROM passkeys p WHERE p.user_id = u.id)
 		FROM users u ORDER BY u.id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list users: %w", err)
@@ -46,7 +49,7 @@ func (s *Store) Users(ctx context.Context) ([]UserListing, error) {
 	for rows.Next() {
 		var l UserListing
 		var twoFactor int
-		if err := scanUser(rows, &l.User, &l.LastSeenAt, &twoFactor); err != nil {
+		if err := scanUser(rows, &l.User, &l.LastSeenAt, &twoFactor, &l.Passkeys); err != nil {
 			return nil, fmt.Errorf("store: scan user: %w", err)
 		}
 		l.TwoFactor = twoFactor == 1
@@ -204,7 +207,7 @@ func (d UserDeletion) AccountDeleted() bool { return d.OtherUsers == 0 }
 var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "channels", "reminder_settings",
 	"invitations", "email_verifications", "logs",
 	"two_factor", "two_factor_recovery", "action_links_used", "snoozes",
-	"mail_in"}
+	"mail_in", "passkey_handles", "passkeys", "passkey_challenges"}
 
 // accountRowTables are the tables of an account's rows, by account_id;
 // each references accounts ON DELETE CASCADE.

@@ -77,6 +77,16 @@ func fillAccount(t *testing.T, s *store.Store, u store.User) map[string]int64 {
 	if _, err := s.CreateWebSession(ctx, u.ID, store.WebClient{}); err != nil {
 		t.Fatal(err)
 	}
+	// A passkey, its user handle, and a registration's challenge not yet answered.
+	if _, err := s.PasskeyHandle(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPasskey(ctx, store.Passkey{UserID: u.ID, CredentialID: []byte(u.Email), PublicKey: []byte("k"), Name: "Laptop"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.IssuePasskeyChallenge(ctx, store.PasskeyRegister, u.ID, []byte(u.Email)); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := s.CreateCalendarFeed(ctx, u.ID); err != nil {
 		t.Fatal(err)
 	}

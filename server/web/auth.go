@@ -32,6 +32,8 @@ type loginView struct {
 	Form    *Form
 	SSO     string
 	Refusal string
+	// CSRF is the passkey button's form's value, the password form's too.
+	CSRF string
 }
 
 // loginPage draws the form with a fresh CSRF value in its cookie.
@@ -39,7 +41,7 @@ func (a *App) loginPage(c echo.Context, status int, email string, errs map[strin
 	token := newLoginToken()
 	c.SetCookie(&http.Cookie{Name: LoginCookie, Value: token, Path: "/login", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: a.secure(c), MaxAge: 3600})
-	v := loginView{Refusal: refusal}
+	v := loginView{Refusal: refusal, CSRF: token}
 	if a.o.SSO != nil {
 		v.SSO = a.o.SSO.Name()
 	}

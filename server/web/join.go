@@ -26,6 +26,7 @@ const (
 	ViaPassword   = "web"
 	ViaInvitation = "invitation"
 	ViaOIDC       = "oidc"
+	ViaPasskey    = "passkey"
 )
 
 // invalidInvitation is the API's refusal of a link that no longer works.

@@ -47,6 +47,8 @@ func (a *App) Routes(pages, files Router) {
 		r.get("/auth/oidc/login", a.handleSSOLogin, page)
 		r.get("/auth/oidc/callback", a.handleSSOCallback, page)
 	}
+	r.post("/login/passkey/options", a.handlePasskeyLoginOptions, page)
+	r.post("/login/passkey", a.handlePasskeyLogin, page)
 	r.get("/api/invitations/accept", a.handleJoinPage, page)
 	r.post("/join", a.handleJoin, page)
 	r.get("/actions/:link", a.handleActionPage, page)
@@ -104,6 +106,9 @@ func (a *App) Routes(pages, files Router) {
 	r.post("/settings/two-factor/delete", a.handleTwoFactorOff, page, user)
 	r.post("/settings/sessions/others/delete", a.handleSessionsSignOutOthers, page, user)
 	r.post("/settings/sessions/:session/delete", a.handleSessionSignOut, page, user)
+	r.post("/settings/security/passkeys/options", a.handlePasskeyOptions, page, user)
+	r.post("/settings/security/passkeys", a.handlePasskeyAdd, page, user)
+	r.post("/settings/security/passkeys/:passkey/delete", a.handlePasskeyDelete, page, user)
 	r.post("/settings/channels", a.handleChannelCreate, page, user)
 	r.post("/settings/channels/:channel/toggle", a.handleChannelToggle, page, user)
 	r.post("/settings/channels/:channel/test", a.handleChannelTest, page, user)

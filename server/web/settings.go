@@ -25,7 +25,7 @@ var sections = []section{
 	{"phone", "Phone and calendar", "Sync your phone's contacts over CardDAV; subscribe to a calendar feed."},
 	{"data", "Data", "Export everything; import from Monica, a CSV file or a vCard file; restore a Kith export; log emails as interactions."},
 	{"lists", "Lists", "Task categories, genders and relationship types."},
-	{"security", "Security", "Two-factor authentication, and API keys for scripts, apps and phones."},
+	{"security", "Security", "Two-factor authentication, passkeys, and API keys for scripts, apps and phones."},
 	{"users", "Users", "Who shares this account, and inviting someone."},
 }
 
@@ -141,7 +141,7 @@ func settingsHome(seg []string) string {
 		return "/settings/data"
 	case "categories", "genders", "relationship-types":
 		return "/settings/lists"
-	case "keys", "two-factor":
+	case "keys", "two-factor", "security":
 		return "/settings/security"
 	case "sessions":
 		return "/settings/security"

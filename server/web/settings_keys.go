@@ -20,6 +20,8 @@ type securityView struct {
 	TokenName string
 	TwoFactor twoFactorView
 	Sessions  sessionsView
+	// PasskeysPart is the Passkeys section.
+	PasskeysPart passkeysView
 }
 
 func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) error {
@@ -30,6 +32,9 @@ func (a *App) fillSecurity(c echo.Context, v *settingsView, st settingsState) er
 	v.Key = keyForm(csrf(c)).Fill(formOr(st.failed, "key", nil))
 	v.Token, v.TokenName = shown{"new-key-token", st.token}, st.tokenName
 	if err := a.fillSessions(c, &v.securityView); err != nil {
+		return err
+	}
+	if err := a.fillPasskeys(c, v, st); err != nil {
 		return err
 	}
 	return a.fillTwoFactor(c, v, st)

@@ -67,3 +67,88 @@ document.addEventListener("submit", function (ev) {
   });
   form.hidden = false;
 })();
+
+/* passkeys: a form marked data-passkey runs a WebAuthn ceremony before it
+   is sent. It asks the server for options (POST to data-options with the
+   form's CSRF value), hands them to the browser, and sends the browser's
+   answer in the hidden field credential; the server checks it and answers
+   with a page. Without the script, or in a browser without WebAuthn, the
+   form goes as it is and the server's page says what is missing. */
+(function () {
+  if (!window.PublicKeyCredential || !navigator.credentials || !window.fetch) return;
+  function encode(buf) {
+    var bytes = new Uint8Array(buf), s = "";
+    for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function decode(text) {
+    var s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+    return bytes.buffer;
+  }
+  function decodeIDs(list) {
+    (list || []).forEach(function (c) { c.id = decode(c.id); });
+  }
+  function answer(cred) {
+    var r = cred.response;
+    var out = { id: cred.id, rawId: encode(cred.rawId), type: cred.type,
+      clientExtensionResults: cred.getClientExtensionResults ? cred.getClientExtensionResults() : {},
+      response: { clientDataJSON: encode(r.clientDataJSON) } };
+    if (cred.authenticatorAttachment) out.authenticatorAttachment = cred.authenticatorAttachment;
+    if (r.attestationObject) {
+      out.response.attestationObject = encode(r.attestationObject);
+      if (r.getTransports) out.response.transports = r.getTransports();
+    } else {
+      out.response.authenticatorData = encode(r.authenticatorData);
+      out.response.signature = encode(r.signature);
+      if (r.userHandle) out.response.userHandle = encode(r.userHandle);
+    }
+    return JSON.stringify(out);
+  }
+  function why(err) {
+    if (err && err.status === 403) return "This page has expired. Reload it and try again.";
+    if (err && err.status === 400 || err && err.name === "SecurityError") {
+      return "This browser refuses passkeys at this address: open Kith at its domain name, or at localhost.";
+    }
+    if (err && err.name === "NotAllowedError") return "No passkey was used: it was cancelled, or took too long. Try again.";
+    if (err && err.name === "InvalidStateError") return "This device already keeps a passkey of yours for Kith.";
+    return "Passkeys did not work here. Reload the page and try again.";
+  }
+  document.querySelectorAll("form[data-passkey]").forEach(function (form) {
+    var register = form.getAttribute("data-passkey") === "register";
+    var status = form.querySelector("[data-passkey-status]");
+    var field = form.elements.namedItem("credential");
+    form.addEventListener("submit", function (ev) {
+      var name = form.elements.namedItem("name");
+      if (field.value || (register && !name.value.trim())) return; // the server says what is missing
+      ev.preventDefault();
+      status.textContent = "Waiting for your passkey…";
+      var body = new URLSearchParams();
+      body.set("csrf", form.elements.namedItem("csrf").value);
+      fetch(form.getAttribute("data-options"), { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (res) {
+          if (!res.ok) throw { status: res.status };
+          return res.json();
+        })
+        .then(function (options) {
+          var pk = options.publicKey;
+          pk.challenge = decode(pk.challenge);
+          if (register) {
+            pk.user.id = decode(pk.user.id);
+            decodeIDs(pk.excludeCredentials);
+            return navigator.credentials.create({ publicKey: pk });
+          }
+          decodeIDs(pk.allowCredentials);
+          return navigator.credentials.get({ publicKey: pk });
+        })
+        .then(function (cred) {
+          field.value = answer(cred);
+          status.textContent = "";
+          form.submit();
+        }, function (err) {
+          status.textContent = why(err);
+        });
+    });
+  });
+})();
