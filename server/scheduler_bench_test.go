@@ -10,11 +10,13 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"kith/server/remind"
 	"kith/store/storetest"
 )
 
 // newRemindersBench seeds accounts × persons, each person with a birthday
-// to be reminded of, every tenth with a life event and an important date
+// to be reminded of and a reminder of their own (monthly, weekly, yearly or
+// once, in turn), every tenth with a life event and an important date
 // reminded yearly, an open task due within the year, a stay-in-touch
 // cadence and two interactions. Every user has their email channel, which
 // without SMTP writes the digest to the (discarded) log.
@@ -48,10 +50,17 @@ func newRemindersBench(b *testing.B, accounts, persons int) *env {
 		VALUES (?, ?, ?, '2026-01-01', ?, ?)`)
 	interaction, _ := tx.Prepare(`INSERT INTO interactions (account_id, person_id, happened_on, kind, created_at, updated_at)
 		VALUES (?, ?, ?, 'call', ?, ?)`)
+	reminder, _ := tx.Prepare(`INSERT INTO reminders (account_id, person_id, label, starts_on, frequency, every, created_at, updated_at)
+		VALUES (?, ?, 'Ask about the flat', ?, ?, 1, ?, ?)`)
+	frequencies := []string{"monthly", "weekly", "yearly", "one_time"}
 	for _, acct := range accts {
 		for p := range persons {
 			var id int64
 			if err := person.QueryRow(acct, fmt.Sprint("Person ", p), 1950+p%60, 1+p%12, 1+p%28, now, now).Scan(&id); err != nil {
+				b.Fatal(err)
+			}
+			starts := fmt.Sprintf("2026-%02d-%02d", 1+p%12, 1+p%31%28)
+			if _, err := reminder.Exec(acct, id, starts, frequencies[p%4], now, now); err != nil {
 				b.Fatal(err)
 			}
 			if p%10 == 0 {
@@ -99,6 +108,41 @@ func BenchmarkReminderDailyPass(b *testing.B) {
 	if n := e.count(`SELECT count(*) FROM channels WHERE done_day IS NULL`); n != 0 {
 		b.Fatalf("%d channels were not done", n)
 	}
+}
+
+// BenchmarkDigestOf10000 builds one user's digest, as the daily pass
+// does, for an account of 10,000 people each with a birthday and a
+// reminder of their own: the account's dates read, a week of them worked
+// out, the action links signed.
+//
+//	go test ./server -run '^$' -bench DigestOf10000 -benchtime 20x
+func BenchmarkDigestOf10000(b *testing.B) {
+	e := newRemindersBench(b, 1, 10000)
+	e.srv.Reminders().BaseURL = "https://kith.example.org"
+	u, err := e.st.UserByEmail(context.Background(), "user0@example.com")
+	if err != nil {
+		b.Fatal(err)
+	}
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	key, err := e.st.ActionSecret(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	items := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		src, err := remind.ReadSource(context.Background(), e.st, u.AccountID, u.ID, day, 7, time.UTC)
+		if err != nil {
+			b.Fatal(err)
+		}
+		days := remind.Digest(src, day, 7, time.UTC)
+		remind.AddActions(days, key, "https://kith.example.org", u.ID, day)
+		items = 0
+		for _, d := range days {
+			items += len(d.Items)
+		}
+	}
+	b.ReportMetric(float64(items), "items")
 }
 
 // BenchmarkReminderIdlePass is the pass of every other minute of the day:
