@@ -34,7 +34,7 @@ type UserListing struct {
 func (s *Store) Users(ctx context.Context) ([]UserListing, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+inviteeColumns+`,
 			(SELECT max(seen.at) FROM (
-				SELECT max(w.created_at) AS at FROM web_sessions w WHERE w.user_id = u.id
+				SELECT max(w.last_seen_at) AS at FROM web_sessions w WHERE w.user_id = u.id
 				UNION ALL
 				SELECT max(coalesce(k.last_used_at, k.created_at)) AS at FROM api_keys k WHERE k.user_id = u.id
 			) seen),

@@ -303,9 +303,17 @@ func TestUsersLastSeen(t *testing.T) {
 	maker, never := twoAccounts(t, s)
 	created := nowUnix(s)
 	advance(s, time.Hour)
-	if _, err := s.CreateWebSession(ctx, signer.ID, store.WebClient{}); err != nil {
+	web, err := s.CreateWebSession(ctx, signer.ID, store.WebClient{})
+	if err != nil {
 		t.Fatal(err)
 	}
+	// A page an hour later: the session was seen then, not only made.
+	advance(s, time.Hour)
+	ws, err := s.WebSession(ctx, web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, s.TouchWebSession(ctx, ws.KeyID, "192.0.2.1"), nil)
 	signedIn := nowUnix(s)
 	advance(s, time.Hour)
 	_, token, err := s.CreateAPIKey(ctx, user.ID, "phone")

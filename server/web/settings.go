@@ -25,7 +25,7 @@ var sections = []section{
 	{"phone", "Phone and calendar", "Sync your phone's contacts over CardDAV; subscribe to a calendar feed."},
 	{"data", "Data", "Export everything; import from Monica, a CSV file or a vCard file; restore a Kith export; log emails as interactions."},
 	{"lists", "Lists", "Task categories, genders and relationship types."},
-	{"security", "Security", "Two-factor authentication, passkeys, and API keys for scripts, apps and phones."},
+	{"security", "Security", "Two-factor authentication, passkeys, where you are signed in, and API keys for scripts, apps and phones."},
 	{"users", "Users", "Who shares this account, and inviting someone."},
 }
 
