@@ -1,0 +1,309 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"kith/store"
+)
+
+// BenchmarkAccountScale is issue 34's table: what each request a user
+// meets costs on an account of 1,000 and 10,000 people (and 100,000 with
+// KITH_BENCH_SCALE=100000; any comma-separated sizes there are added),
+// each with an email, a phone and a birthday, every tenth with an
+// important date, a task and a note. A size's account is seeded once and
+// every operation of that size runs on it. Where a request's work is the
+// whole account, ns/person is its time divided by the people.
+//
+//	go test ./server -run '^$' -bench AccountScale -benchmem -benchtime 20x
+//	KITH_BENCH_SCALE=100000 go test ./server -run '^$' -bench AccountScale -benchmem -benchtime 5x -timeout 30m
+func BenchmarkAccountScale(b *testing.B) {
+	for _, n := range scaleSizes(b) {
+		b.Run(fmt.Sprintf("people=%d", n), func(b *testing.B) {
+			bd := newScaleAccount(b, n)
+			bd.scaleOps(b, n)
+		})
+	}
+}
+
+// scaleSizes is 1,000 and 10,000, and the sizes KITH_BENCH_SCALE adds:
+// seeding 100,000 people takes a minute, too long for every run.
+func scaleSizes(b *testing.B) []int {
+	sizes := []int{1000, 10000}
+	for s := range strings.SplitSeq(os.Getenv("KITH_BENCH_SCALE"), ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("KITH_BENCH_SCALE: %q is not a number of people", s)
+		}
+		if n != 1000 && n != 10000 {
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
+}
+
+// newScaleAccount seeds n people into one account, straight into the
+// database in one transaction with prepared statements, as
+// newRemindersBench does on SQLite: through the API it would take minutes. The
+// schema's triggers still run (card sequence, UIDs, search text), so the
+// account is what the store would have written.
+func newScaleAccount(b *testing.B, n int) *benchData {
+	e := newEnv(b, func(o *Options) { o.Logger = zerolog.New(io.Discard) })
+	u, key := e.user("bench@example.com")
+	acct := u.AccountID
+	driver, dsn := "sqlite", "file:"+e.where+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	if store.IsPostgres(e.where) {
+		driver, dsn = "pgx", e.where
+	}
+	d, err := sql.Open(driver, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	tx, err := d.Begin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback()
+	prep := func(q string) *sql.Stmt {
+		if driver == "pgx" {
+			q = dollars(q)
+		}
+		s, err := tx.Prepare(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	const now = 1_767_225_600 // 2026-01-01
+	person := prep(`INSERT INTO persons (account_id, first_name, last_name, age_type, age_year, age_month, age_day,
+		yearly_reminder, created_at, updated_at) VALUES (?, ?, ?, 'exact', ?, ?, ?, TRUE, ?, ?) RETURNING id`)
+	detail := prep(`INSERT INTO contact_details (account_id, person_id, kind, label, position, value, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 0, ?, ?, ?)`)
+	search := prep(`UPDATE persons SET search_text = NULL WHERE id = ?`) // built again with the email, as the store asks
+	date := prep(`INSERT INTO important_dates (account_id, person_id, label, month, day, remind_yearly, created_at, updated_at)
+		VALUES (?, ?, 'Anniversary', ?, ?, TRUE, ?, ?)`)
+	task := prep(`INSERT INTO tasks (account_id, person_id, name, due_at, created_at, updated_at)
+		VALUES (?, ?, 'Call about the present', ?, ?, ?)`)
+	note := prep(`INSERT INTO notes (account_id, person_id, content, created_at, updated_at)
+		VALUES (?, ?, 'Met at the conference; likes climbing and jazz. Ask about the new job.', ?, ?)`)
+	exec := func(s *sql.Stmt, args ...any) {
+		if _, err := s.Exec(args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for p := range n {
+		var id int64
+		if err := person.QueryRow(acct, fmt.Sprintf("Given%06d", p), fmt.Sprintf("Family%06d", p),
+			1950+p%60, 1+p%12, 1+p%28, now, now).Scan(&id); err != nil {
+			b.Fatal(err)
+		}
+		exec(detail, acct, id, "email", "home", fmt.Sprintf("given%06d@example.com", p), now, now)
+		exec(detail, acct, id, "phone", "mobile", fmt.Sprintf("+44 20 7946 %04d", p%10000), now, now)
+		exec(search, id)
+		if p%10 == 0 {
+			exec(date, acct, id, 1+(p/10)%12, 1+p%28, now, now)
+			exec(task, acct, id, now+int64(p%365)*86400, now, now)
+			exec(note, acct, id, now, now)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	return &benchData{env: e, key: key}
+}
+
+// dollars numbers a statement's ? placeholders as PostgreSQL's $1, $2….
+func dollars(q string) string {
+	var out strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&out, "$%d", n)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
+}
+
+// scaleOps runs each operation of issue 34's table on the account of n
+// people as a sub-benchmark.
+func (bd *benchData) scaleOps(b *testing.B, n int) {
+	// Ten a page, so that page 100 exists at every size.
+	lastPage := min(100, (n+9)/10)
+	feed := bd.feedPath(b)
+	u, err := bd.st.UserByEmail(context.Background(), "bench@example.com")
+	if err != nil {
+		b.Fatal(err)
+	}
+	book := fmt.Sprintf("/dav/%d/addressbooks/contacts/", u.ID)
+	br := bd.signIn(b, "bench@example.com")
+	ops := []struct {
+		name      string
+		whole     bool // the request's work is the whole account: ns/person
+		peak      bool // the most the heap held is reported
+		serve     func(b *testing.B) *sampled
+		wantCode  int
+		wantBytes string
+	}{
+		{name: "persons first page", serve: bd.apiGet("/api/persons"), wantCode: 200, wantBytes: "Given000000"},
+		{name: "persons page 100", serve: bd.apiGet(fmt.Sprintf("/api/persons?per_page=10&page=%d", lastPage)), wantCode: 200, wantBytes: "Given"},
+		{name: "search", serve: bd.apiGet("/api/persons?q=family000500"), wantCode: 200, wantBytes: `"total":1}`},
+		{name: "upcoming 30 days", serve: bd.apiGet("/api/reminders/upcoming?days=30"), wantCode: 200, wantBytes: "reminder_day"},
+		{name: "calendar feed", whole: true, peak: true, serve: bd.anonGet(feed), wantCode: 200, wantBytes: "BEGIN:VEVENT"},
+		{name: "carddav propfind etags", whole: true, peak: true, serve: bd.propfind(book), wantCode: 207, wantBytes: "getetag"},
+		{name: "json export", whole: true, peak: true, serve: bd.apiGet("/api/export"), wantCode: 200, wantBytes: "Given000000"},
+		{name: "web people page", serve: bd.webGet(br, "/people"), wantCode: 200, wantBytes: fmt.Sprintf("1–50 of %d", n)},
+	}
+	for _, op := range ops {
+		b.Run(op.name, func(b *testing.B) {
+			if w := op.serve(b); w.code != op.wantCode || !strings.Contains(w.sample, op.wantBytes) {
+				b.Fatalf("%d, want %d with %q in %.300s", w.code, op.wantCode, op.wantBytes, w.sample)
+			}
+			b.ReportAllocs()
+			var stop func() (float64, float64)
+			if op.peak {
+				stop = heapPeak()
+			}
+			b.ResetTimer()
+			size := 0
+			for b.Loop() {
+				w := op.serve(b)
+				if w.code != op.wantCode {
+					b.Fatalf("%d, want %d", w.code, op.wantCode)
+				}
+				size = w.n
+			}
+			b.StopTimer()
+			if op.whole {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/person")
+			}
+			if stop != nil {
+				all, live := stop()
+				b.ReportMetric(all, "peak-heap-MB")
+				b.ReportMetric(live, "peak-live-MB")
+			}
+			b.ReportMetric(float64(size), "out-bytes")
+		})
+	}
+}
+
+// sampled is a discarding response writer that keeps the answer's first
+// 64 KiB, for the check before the timing.
+type sampled struct {
+	discard
+	sample string
+}
+
+func (s *sampled) Write(p []byte) (int, error) {
+	if len(s.sample) < 64<<10 {
+		s.sample += string(p[:min(len(p), 64<<10-len(s.sample))])
+	}
+	return s.discard.Write(p)
+}
+
+func (bd *benchData) serveTo(r *http.Request) *sampled {
+	w := &sampled{discard: discard{header: http.Header{}, code: 200}}
+	bd.srv.ServeHTTP(w, r)
+	return w
+}
+
+func (bd *benchData) apiGet(path string) func(b *testing.B) *sampled {
+	return func(b *testing.B) *sampled {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r.Header.Set("Authorization", "Bearer "+bd.key)
+		return bd.serveTo(r)
+	}
+}
+
+// anonGet is a request with no credentials: the calendar feed's secret
+// is in its path.
+func (bd *benchData) anonGet(path string) func(b *testing.B) *sampled {
+	return func(b *testing.B) *sampled {
+		return bd.serveTo(httptest.NewRequest(http.MethodGet, path, nil))
+	}
+}
+
+// propfind lists every card's ETag, as a first sync does.
+func (bd *benchData) propfind(book string) func(b *testing.B) *sampled {
+	return func(b *testing.B) *sampled {
+		r := httptest.NewRequest("PROPFIND", book, strings.NewReader(`<propfind xmlns="DAV:"><prop><getetag/><getcontenttype/></prop></propfind>`))
+		r.SetBasicAuth("bench@example.com", bd.key)
+		r.Header.Set("Content-Type", "application/xml")
+		r.Header.Set("Depth", "1")
+		return bd.serveTo(r)
+	}
+}
+
+// webGet is a page of the web app with br's session.
+func (bd *benchData) webGet(br *browser, path string) func(b *testing.B) *sampled {
+	return func(b *testing.B) *sampled {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r.Header.Set("Accept", "text/html")
+		for _, c := range br.cookies {
+			r.AddCookie(c)
+		}
+		return bd.serveTo(r)
+	}
+}
+
+// feedPath makes the user's calendar feed and answers its path.
+func (bd *benchData) feedPath(b *testing.B) string {
+	r := httptest.NewRequest(http.MethodPost, "/api/me/calendar-feed", nil)
+	r.Header.Set("Authorization", "Bearer "+bd.key)
+	w := httptest.NewRecorder()
+	bd.srv.ServeHTTP(w, r)
+	var out struct {
+		Data struct {
+			URL string `json:"url"`
+		} `json:"data"`
+	}
+	if w.Code != http.StatusCreated || json.Unmarshal(w.Body.Bytes(), &out) != nil {
+		b.Fatalf("calendar feed: %d %s", w.Code, w.Body)
+	}
+	i := strings.Index(out.Data.URL, "/ical/")
+	if i < 0 {
+		b.Fatalf("calendar feed: no path in %q", out.Data.URL)
+	}
+	return out.Data.URL[i:]
+}
+
+// BenchmarkVCardImportRate imports files of 1,000 and 10,000 cards (as
+// BenchmarkVCardImport writes them) into a new account each time: the
+// rate, cards/s, should not fall as the file grows.
+//
+//	go test ./server -run '^$' -bench VCardImportRate -benchmem -benchtime 2x
+func BenchmarkVCardImportRate(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("cards=%d", n), func(b *testing.B) {
+			e := benchEnv(b)
+			file := benchVCards(n)
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				i++
+				_, key := e.user(fmt.Sprintf("bench%d@example.com", i))
+				b.StartTimer()
+				importBench(b, e, key, file, n)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "cards/s")
+		})
+	}
+}
