@@ -23,6 +23,7 @@ import (
 	"kith/server"
 	"kith/server/mail"
 	"kith/server/photo/phototest"
+	"kith/server/remind"
 	"kith/server/totp"
 	"kith/store"
 	"kith/store/storetest"
@@ -128,6 +129,32 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 	}
 	feedPath := strings.TrimPrefix(feed.Data.URL, "http://kith.test")
 	a.must(200, http.MethodGet, feedPath, "", "")
+	reminder := a.create(pp+"/reminders?label=Call+about+the+flat&starts_on=2026-03-31&frequency=monthly&until=2027-03-31", token, "")
+	// Ada's snooze of Michael's birthday, by a digest's link: the links'
+	// key, the used link and the snooze.
+	ada, err := a.st.UserByEmail(context.Background(), "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	linkKey, err := a.st.ActionSecret(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.ParseInt(p, 10, 64)
+	link := remind.SignAction(linkKey, remind.Action{UserID: ada.ID, Do: store.ActionSnooze, Kind: "birthday", Ref: pid,
+		Day: "2026-03-15", Expires: copyClock.Unix() + store.ActionLinkLife, Title: "Birthday of Michael Scott (62)"})
+	a.must(200, http.MethodPost, "/actions/"+link, "", "")
+	// Her mail-in address and a passkey.
+	if _, err := a.st.MailInSecret(context.Background(), ada.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.st.PasskeyHandle(context.Background(), ada.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.st.AddPasskey(context.Background(), store.Passkey{UserID: ada.ID, CredentialID: []byte("credential of ada's laptop"),
+		PublicKey: []byte("a COSE key"), SignCount: 3, Flags: 0x45, Transports: []string{"internal"}, AAGUID: make([]byte, 16), Name: "Laptop"}); err != nil {
+		t.Fatal(err)
+	}
 	gone := a.create("/api/persons", token, `{"first_name":"Gone"}`)
 	a.must(204, http.MethodDelete, "/api/persons/"+gone, token, "")
 
@@ -171,6 +198,7 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/administration/relationship-types", "/api/administration/relationship-types/" + relType,
 		pp + "/relationships", "/api/persons/" + dwight + "/relationships",
 		"/api/tags", "/api/tags/" + fmt.Sprint(tags.Data[1].ID), "/api/persons?tag=book+club",
+		pp + "/reminders", pp + "/reminders/" + reminder, "/api/reminders/upcoming?days=30", "/api/me/passkeys",
 	}
 	goneID, _ := strconv.ParseInt(gone, 10, 64)
 	carolKey, _ := strconv.ParseInt(strings.Split(carol, "|")[0], 10, 64)
