@@ -107,7 +107,8 @@ func (s *Store) UseActionLink(ctx context.Context, a ActionLink) error {
 		case ActionMarkDone:
 			return s.markDone(ctx, tx, accountID, a.TaskID)
 		case ActionLogCall:
-			return s.logCall(ctx, tx, accountID, a.PersonID, a.Day)
+			_, err := s.createInteraction(ctx, tx, accountID, a.PersonID, InteractionInput{HappenedOn: a.Day, Kind: "call"})
+			return err
 		case ActionSnooze:
 			return s.snooze(ctx, tx, a)
 		}
@@ -156,21 +157,6 @@ func (s *Store) markDone(ctx context.Context, tx *txn, accountID, taskID int64) 
 		return fmt.Errorf("store: complete task: %w", err)
 	}
 	return s.logAction(ctx, tx, "task_toggle", "Completed a task called "+name)
-}
-
-// logCall records a call with a person of the account on day.
-func (s *Store) logCall(ctx context.Context, tx *txn, accountID, personID int64, day string) error {
-	now := s.now()
-	res, err := tx.ExecContext(ctx, `INSERT INTO interactions (account_id, person_id, happened_on, kind, note, created_at, updated_at)
-		SELECT p.account_id, p.id, CAST(? AS TEXT), 'call', NULL, CAST(? AS BIGINT), CAST(? AS BIGINT)
-		FROM persons p WHERE p.id = ? AND p.account_id = ?`, day, now, now, personID, accountID)
-	if err != nil {
-		return fmt.Errorf("store: log call: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return ErrPersonNotFound
-	}
-	return s.logForPerson(ctx, tx, accountID, personID, "interaction_creation", "Logged an interaction with ")
 }
 
 // snooze moves one occurrence of an item a week on, for the user only.

@@ -96,23 +96,31 @@ func (s *Store) Interaction(ctx context.Context, accountID, personID, id int64) 
 // the person in the account and writes the interaction.
 func (s *Store) CreateInteraction(ctx context.Context, accountID, personID int64, in InteractionInput) (Interaction, error) {
 	var out Interaction
-	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		now := s.now()
-		err := scanInteraction(tx.QueryRowContext(ctx, `INSERT INTO interactions (account_id, person_id, happened_on,
-				kind, note, created_at, updated_at)
-			SELECT p.account_id, p.id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
-			FROM persons p WHERE p.id = ? AND p.account_id = ?
-			RETURNING `+interactionColumns,
-			in.HappenedOn, in.Kind, in.Note, now, now, personID, accountID), &out)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrPersonNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("store: create interaction: %w", err)
-		}
-		return s.logForPerson(ctx, tx, accountID, personID, "interaction_creation", "Logged an interaction with ")
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) (err error) {
+		out, err = s.createInteraction(ctx, tx, accountID, personID, in)
+		return err
 	})
 	return out, err
+}
+
+// createInteraction is CreateInteraction inside tx, for the writes that
+// log an interaction among others (an action link's call).
+func (s *Store) createInteraction(ctx context.Context, tx *txn, accountID, personID int64, in InteractionInput) (Interaction, error) {
+	var out Interaction
+	now := s.now()
+	err := scanInteraction(tx.QueryRowContext(ctx, `INSERT INTO interactions (account_id, person_id, happened_on,
+			kind, note, created_at, updated_at)
+		SELECT p.account_id, p.id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+		FROM persons p WHERE p.id = ? AND p.account_id = ?
+		RETURNING `+interactionColumns,
+		in.HappenedOn, in.Kind, in.Note, now, now, personID, accountID), &out)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, ErrPersonNotFound
+	}
+	if err != nil {
+		return out, fmt.Errorf("store: create interaction: %w", err)
+	}
+	return out, s.logForPerson(ctx, tx, accountID, personID, "interaction_creation", "Logged an interaction with ")
 }
 
 // UpdateInteraction replaces every field of the person's interaction.
