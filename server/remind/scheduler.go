@@ -241,18 +241,25 @@ func (s *Scheduler) addActions(ctx context.Context, msg Message, now time.Time) 
 
 // ReadSource reads what the account's reminders from today through days
 // later are made of, and the user's snoozes: for the digests, the
-// upcoming reminders and the web app's dashboard. Birthdays are read from
-// a week before today, for a snoozed one to show a week late.
+// upcoming reminders and the web app's dashboard. A user with snoozes
+// gets the birthdays of the week before today too, for a snoozed one to
+// show a week late.
 func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, today time.Time, days int, loc *time.Location) (Source, error) {
-	end := time.Date(today.Year(), today.Month(), today.Day()+days+1, 0, 0, 0, 0, loc)
-	data, err := st.ReminderData(ctx, accountID, end.Unix(), Spans(today.AddDate(0, 0, -snoozeDays), days+snoozeDays))
+	weekAgo := today.AddDate(0, 0, -snoozeDays)
+	snoozes, err := st.Snoozes(ctx, userID, weekAgo.Format(time.DateOnly))
 	if err != nil {
 		return Source{}, err
 	}
-	src := Source{Yearly: data.Yearly, Tasks: data.Tasks}
-	if src.Snoozes, err = st.Snoozes(ctx, userID, today.AddDate(0, 0, -snoozeDays).Format(time.DateOnly)); err != nil {
+	spans := Spans(today, days)
+	if len(snoozes) > 0 {
+		spans = Spans(weekAgo, days+snoozeDays)
+	}
+	end := time.Date(today.Year(), today.Month(), today.Day()+days+1, 0, 0, 0, 0, loc)
+	data, err := st.ReminderData(ctx, accountID, end.Unix(), spans)
+	if err != nil {
 		return Source{}, err
 	}
+	src := Source{Yearly: data.Yearly, Tasks: data.Tasks, Snoozes: snoozes}
 	dates, err := st.YearlyDates(ctx, accountID)
 	if err != nil {
 		return Source{}, err
