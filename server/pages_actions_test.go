@@ -244,6 +244,15 @@ func TestActionSnoozeAndGone(t *testing.T) {
 	if n := e.calls(t, gkey, gp); n != 0 {
 		t.Fatalf("another account's person got %d calls", n)
 	}
+	gt := e.task(gkey, gp, "name=Water+plants")
+	gtRef, _ := strconv.ParseInt(gt, 10, 64)
+	crossTask := e.actionLink(t, remind.Action{UserID: u.ID, Do: store.ActionMarkDone, Kind: "task", Ref: gtRef})
+	if pg := e.bare(http.MethodPost, crossTask); pg.code != http.StatusNotFound {
+		t.Fatalf("another account's task: %d", pg.code)
+	}
+	if e.taskDone(t, gkey, gp, gt) {
+		t.Fatal("a link of Ada's completed Grace's task")
+	}
 	gone := e.actionLink(t, remind.Action{UserID: grace.ID, Do: store.ActionLogCall, Kind: "stay_in_touch", Ref: gref})
 	if _, err := e.st.DeleteUser(context.Background(), "grace@example.com"); err != nil {
 		t.Fatal(err)
