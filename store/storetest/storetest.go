@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -63,16 +64,20 @@ func Engine() string {
 	return "sqlite"
 }
 
-// Main runs the package's tests on SQLite, then, when KITH_TEST_POSTGRES_URL
-// is set, runs the same test binary again on PostgreSQL. Without the
-// variable it prints one line saying PostgreSQL was skipped, and with
-// CI=true that fails the run: CI must not pass for want of a server.
+// Main runs the package's tests on SQLite and, when KITH_TEST_POSTGRES_URL
+// is set, the same test binary on PostgreSQL at the same time: the two
+// runs mostly wait (on fsyncs, a server, a browser), so side by side they
+// take little more than the longer one. The PostgreSQL run's output is
+// kept and printed after SQLite's, so the log reads one engine after the
+// other. Without the variable it prints one line saying PostgreSQL was
+// skipped, and with CI=true that fails the run: CI must not pass for want
+// of a server.
 func Main(m *testing.M) {
 	if Postgres() {
 		os.Exit(m.Run())
 	}
-	code := m.Run()
 	if os.Getenv(PostgresURL) == "" {
+		code := m.Run()
 		if os.Getenv("CI") == "true" {
 			fmt.Println("storetest: CI=true but KITH_TEST_POSTGRES_URL is not set: the PostgreSQL run cannot be skipped")
 			os.Exit(1)
@@ -80,16 +85,52 @@ func Main(m *testing.M) {
 		fmt.Println("storetest: KITH_TEST_POSTGRES_URL is not set: the tests ran on SQLite only, PostgreSQL skipped")
 		os.Exit(code)
 	}
+	pg, err := startPostgresRun()
+	if err != nil {
+		fmt.Println("storetest: the PostgreSQL run did not start:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
 	fmt.Println("storetest: the same tests again, on PostgreSQL")
-	cmd := exec.Command(os.Args[0], os.Args[1:]...)
-	cmd.Env = append(os.Environ(), engineVar+"=postgres")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		if code == 0 {
-			code = 1
-		}
+	if err := pg.finish(); err != nil && code == 0 {
+		code = 1
 	}
 	os.Exit(code)
+}
+
+// postgresRun is the test binary running again on PostgreSQL, its output
+// held in a file until SQLite's run is over.
+type postgresRun struct {
+	cmd *exec.Cmd
+	out *os.File
+}
+
+func startPostgresRun() (*postgresRun, error) {
+	out, err := os.CreateTemp("", "storetest-postgres-*.log")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), engineVar+"=postgres")
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		out.Close()
+		os.Remove(out.Name())
+		return nil, err
+	}
+	return &postgresRun{cmd: cmd, out: out}, nil
+}
+
+// finish waits for the run, copies its output to ours and says whether
+// it passed.
+func (r *postgresRun) finish() error {
+	err := r.cmd.Wait()
+	defer os.Remove(r.out.Name())
+	defer r.out.Close()
+	if _, serr := r.out.Seek(0, io.SeekStart); serr == nil {
+		io.Copy(os.Stdout, r.out)
+	}
+	return err
 }
 
 // DB is a test's database: its store, and where it is.
