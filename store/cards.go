@@ -107,20 +107,24 @@ func (s *Store) CardSeq(ctx context.Context, accountID int64) (int64, error) {
 // CardRef is what a listing of cards shows of one: enough for its URL and
 // its ETag.
 type CardRef struct {
+	ID        int64 // the person's, which orders a listing
 	UID       string
 	Name      *string
 	Seq       int64
 	UpdatedAt int64
 }
 
-// CardRefs lists every card of the account, by id, without their
-// content.
-func (s *Store) CardRefs(ctx context.Context, accountID int64) ([]CardRef, error) {
-	refs := []CardRef{}
-	err := eachRow(ctx, s.r, `SELECT uid, card_name, card_seq, updated_at FROM persons WHERE account_id = ? ORDER BY id`,
-		[]any{accountID}, func(sc scanner) error {
+// CardRefs returns up to limit of the account's cards, by id, after the id
+// afterID, without their content: a listing of every card reads them a
+// page at a time, one query a page.
+func (s *Store) CardRefs(ctx context.Context, accountID, afterID int64, limit int) ([]CardRef, error) {
+	refs := make([]CardRef, 0, min(limit, 1024))
+	// The limit is in the text, as loadCards's: its values are few.
+	err := eachRow(ctx, s.r, `SELECT id, uid, card_name, card_seq, updated_at FROM persons
+		WHERE account_id = ? AND id > ? ORDER BY id LIMIT `+strconv.Itoa(limit),
+		[]any{accountID, afterID}, func(sc scanner) error {
 			var r CardRef
-			if err := sc.Scan(&r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
+			if err := sc.Scan(&r.ID, &r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
 				return err
 			}
 			refs = append(refs, r)
