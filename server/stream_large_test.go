@@ -159,7 +159,8 @@ func TestLargeFeedCut(t *testing.T) {
 
 // TestLargeCardListings: a PROPFIND of the address book and a first
 // sync-collection list every card once, in order, with its ETag, across
-// the pages the references are read in.
+// the pages the references are read in; a multiget answers each card
+// asked for once, in the order asked, across the batches it reads.
 func TestLargeCardListings(t *testing.T) {
 	d, key := newDAVEnv(t, "ada@example.com")
 	d.largeAccount(key, largePeople)
@@ -205,6 +206,33 @@ func TestLargeCardListings(t *testing.T) {
 	check("sync-collection", body)
 	if !strings.Contains(body, "<sync-token>urn:kith:sync:") {
 		t.Errorf("no sync token: %.300s", body[len(body)-300:])
+	}
+
+	// A multiget of more cards than one read takes, backwards, with a
+	// card named twice, one that is not there and one outside the book:
+	// each answered once, in the order asked.
+	var hrefs strings.Builder
+	var want []string
+	for i := 250; i >= 0; i-- {
+		fmt.Fprintf(&hrefs, "<href>%sp%05d.vcf</href>", book, i)
+		want = append(want, fmt.Sprintf("%sp%05d.vcf", book, i))
+	}
+	fmt.Fprintf(&hrefs, "<href>%sp00007.vcf</href><href>%sgone.vcf</href><href>/dav/0/addressbooks/contacts/p00001.vcf</href>", book, book)
+	want = append(want, book+"gone.vcf", "/dav/0/addressbooks/contacts/p00001.vcf")
+	code, _, body = d.raw("REPORT", book, "ada@example.com", key, `<addressbook-multiget xmlns="urn:ietf:params:xml:ns:carddav" xmlns:d="DAV:">`+
+		`<d:prop><d:getetag/><address-data/></d:prop>`+strings.ReplaceAll(strings.ReplaceAll(hrefs.String(), "<href>", "<d:href>"), "</href>", "</d:href>")+
+		`</addressbook-multiget>`, xmlHeader)
+	got := regexp.MustCompile(`<href xmlns="DAV:">([^<]*)</href>`).FindAllStringSubmatch(body, -1)
+	if code != 207 || len(got) != len(want) || strings.Count(body, "BEGIN:VCARD") != 251 || strings.Count(body, "404 Not Found") != 2 {
+		t.Fatalf("multiget: %d, %d answers (want %d), %d cards", code, len(got), len(want), strings.Count(body, "BEGIN:VCARD"))
+	}
+	for i, g := range got {
+		if g[1] != want[i] {
+			t.Fatalf("multiget: answer %d is %s, want %s", i, g[1], want[i])
+		}
+	}
+	if !strings.Contains(body, "FN:P00250 "+largeName) {
+		t.Errorf("multiget: the first card's content is not there")
 	}
 }
 
