@@ -172,7 +172,7 @@ func TestLargeCardListings(t *testing.T) {
 	xmlHeader := map[string]string{"Content-Type": "application/xml", "Depth": "1"}
 	check := func(what, body string) {
 		t.Helper()
-		hrefs := regexp.MustCompile(`<href xmlns="DAV:">` + regexp.QuoteMeta(book) + `([^<]*)</href>`).FindAllStringSubmatch(body, -1)
+		hrefs := regexp.MustCompile(`<href xmlns="DAV:">`+regexp.QuoteMeta(book)+`([^<]*)</href>`).FindAllStringSubmatch(body, -1)
 		etags := regexp.MustCompile(`<getetag xmlns="DAV:">&#34;(\d+)&#34;</getetag>`).FindAllStringSubmatch(body, -1)
 		var cards []string
 		for _, h := range hrefs {
