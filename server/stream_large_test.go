@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"kith/server/ical"
+	"kith/server/transfer"
 )
 
 // largePeople is the size of the accounts these tests stream: more than a
@@ -289,5 +290,53 @@ func TestLargeExportStreams(t *testing.T) {
 		if p["first_name"] != fmt.Sprintf("P%05d", i) || p["uid"] != fmt.Sprintf("p%05d", i) || len(emails) != 1 {
 			t.Fatalf("person %d: %v %v %d emails", i, p["first_name"], p["uid"], len(emails))
 		}
+	}
+}
+
+// pausingWriter keeps what it is sent and, at its first flush, says so
+// and waits to be let go on.
+type pausingWriter struct {
+	discard
+	body            strings.Builder
+	paused, resumed chan struct{}
+}
+
+func (w *pausingWriter) Write(p []byte) (int, error) { return w.body.Write(p) }
+func (w *pausingWriter) Flush() {
+	if w.paused != nil {
+		close(w.paused)
+		w.paused = nil
+		<-w.resumed
+	}
+}
+
+// TestExportSnapshotBesideWrites: while an export is half sent, its read
+// transaction open, a write goes through at once (SQLite's WAL, a
+// PostgreSQL snapshot), and the export stays the account as it was when
+// it began: the new person is not in it.
+func TestExportSnapshotBesideWrites(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.user("ada@example.com")
+	n := 3 * transfer.ExportBatch
+	e.largeAccount(key, n)
+	paused, resumed, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	w := &pausingWriter{discard: discard{header: http.Header{}}, paused: paused, resumed: resumed}
+	r := httptest.NewRequest("GET", "/api/export", nil)
+	r.Header.Set("Authorization", "Bearer "+key)
+	go func() {
+		defer close(done)
+		e.srv.ServeHTTP(w, r)
+	}()
+	<-paused
+	start := time.Now()
+	late := e.do(req{method: "POST", path: "/api/persons", key: key, body: `{"first_name":"Late"}`})
+	if late.code != 201 || time.Since(start) > 5*time.Second {
+		t.Errorf("a write beside the export: %d after %v, %s", late.code, time.Since(start), late.body)
+	}
+	close(resumed)
+	<-done
+	body := w.body.String()
+	if w.code != 200 || strings.Count(body, `"first_name":"P`) != n || strings.Contains(body, `"Late"`) || !strings.HasSuffix(body, "]}\n") {
+		t.Errorf("%d: %d persons, the late one in it: %v", w.code, strings.Count(body, `"first_name":"P`), strings.Contains(body, `"Late"`))
 	}
 }
