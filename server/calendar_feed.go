@@ -1,7 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
 	"net/url"
@@ -72,22 +71,31 @@ const feedRefresh = time.Hour
 // the data only (DTSTAMP is each row's updated_at), so its hash is a
 // strong ETag; the feed's row keeps the last one and when it changed,
 // which is Last-Modified, true after a deletion too. Recording a new ETag
-// is the only write, and a HEAD may make it as well as a GET.
+// is the only write, and a HEAD may make it as well as a GET. The body is
+// written as its rows are read, into a spool: the ETag is known only once
+// it is whole, and the answer is sent from there (or not at all, for a
+// calendar that has it already).
 func (s *Server) handleCalendarFeed(c echo.Context) error {
 	secret, ok := strings.CutSuffix(c.Param("feed"), ".ics")
 	if !ok || !store.ValidFeedSecret(secret) {
 		return store.ErrCalendarFeedNotFound
 	}
 	ctx := c.Request().Context()
-	d, err := s.store.CalendarFeedData(ctx, secret)
+	body := newSpool()
+	defer body.Close()
+	cw := ical.NewWriter(body)
+	host := uidHost(s.base(c))
+	d, err := s.store.ReadCalendarFeed(ctx, secret, func(h store.CalendarFeedHead) (store.CalendarRows, error) {
+		cal := ical.Calendar{ProdID: "-//Kith//Calendar feed//EN", Name: "Kith", Refresh: feedRefresh}
+		return feedRows(cw, input.UserZone(h.Timezone), host), cw.Begin(&cal)
+	})
+	if err == nil {
+		err = cw.End()
+	}
 	if err != nil {
 		return err
 	}
-	cal := ical.Calendar{ProdID: "-//Kith//Calendar feed//EN", Name: "Kith", Refresh: feedRefresh,
-		Events: feedEvents(d, input.UserZone(d.Timezone), uidHost(s.base(c)))}
-	body := cal.Append(make([]byte, 0, 512+300*len(cal.Events)))
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	etag := `"` + hex.EncodeToString(body.Sum()[:16]) + `"`
 	changed := d.ChangedAt
 	if etag != d.ETag {
 		if changed, err = s.store.RecordCalendarRender(ctx, d.FeedID, etag); err != nil {
@@ -104,7 +112,19 @@ func (s *Server) handleCalendarFeed(c echo.Context) error {
 	if notModified(c.Request(), etag, changed) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", body)
+	h.Set(echo.HeaderContentType, "text/calendar; charset=utf-8")
+	// The length is known: a client that is sent less sees that it is cut.
+	h.Set(echo.HeaderContentLength, strconv.FormatInt(body.Size(), 10))
+	c.Response().WriteHeader(http.StatusOK)
+	if c.Request().Method == http.MethodHead {
+		return nil
+	}
+	if _, err := body.WriteTo(c.Response()); err != nil {
+		// The answer has begun: the connection is cut, as the export's.
+		s.log.Info().Err(err).Str("request_id", requestID(c)).Msg("the calendar feed stopped after its answer began")
+		panic(http.ErrAbortHandler)
+	}
+	return nil
 }
 
 // notModified applies a conditional GET (RFC 9110 §13.2.2): If-None-Match
@@ -133,66 +153,77 @@ func uidHost(base string) string {
 // back (Outlook none before 1601), and the feed is about the days to come.
 const firstYear = 1900
 
-// feedEvents turns a feed's data into its events, dates in the user's time
-// zone loc; UIDs are "<kind>-<row id>@host". Each kind of row is one loop
-// here: a new source of dates is one more.
-func feedEvents(d store.CalendarData, loc *time.Location, host string) []ical.Event {
-	events := make([]ical.Event, 0, len(d.Birthdays)+len(d.LifeEvents)+len(d.Tasks)+len(d.Dates)+len(d.Reminders))
+// feedRows writes each row of a feed as its event to cw, dates in the
+// user's time zone loc.
+func feedRows(cw *ical.Writer, loc *time.Location, host string) store.CalendarRows {
+	return feedRowsTo(cw.Event, loc, host)
+}
+
+// feedRowsTo turns each row of a feed into its event and hands it to
+// event; a row with no event in iCalendar is left out. UIDs are
+// "<kind>-<row id>@host". Each kind of row is one call here: a new source
+// of dates is one more.
+func feedRowsTo(event func(*ical.Event) error, loc *time.Location, host string) store.CalendarRows {
 	uid := func(kind string, id int64) string { return kind + "-" + strconv.FormatInt(id, 10) + "@" + host }
-	for _, b := range d.Birthdays {
-		if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !input.RealDay(b.Year, time.Month(b.Month), b.Day) {
-			continue // no birth date exactAge lets in
-		}
-		events = append(events, ical.Event{UID: uid("birthday", b.PersonID), Stamp: time.Unix(b.UpdatedAt, 0),
-			Date: ical.Date{Year: b.Year, Month: time.Month(b.Month), Day: b.Day}, Yearly: true,
-			Summary: "Birthday of " + b.PersonName})
+	var e ical.Event
+	return store.CalendarRows{
+		Birthday: func(b *store.Birthday) error {
+			if b.Year < firstYear || b.Month < 1 || b.Month > 12 || !input.RealDay(b.Year, time.Month(b.Month), b.Day) {
+				return nil // no birth date exactAge lets in
+			}
+			e = ical.Event{UID: uid("birthday", b.PersonID), Stamp: time.Unix(b.UpdatedAt, 0),
+				Date: ical.Date{Year: b.Year, Month: time.Month(b.Month), Day: b.Day}, Yearly: true,
+				Summary: "Birthday of " + b.PersonName}
+			return event(&e)
+		},
+		LifeEvent: func(ev *store.CalendarLifeEvent) error {
+			date := dayIn(ev.HappenedAt, loc)
+			if date.Year > 9999 {
+				return nil // no iCalendar date: 31 December 9999 UTC is 1 January 10000 east of it
+			}
+			if date.Year < firstYear {
+				date.Year = 0
+			}
+			e = ical.Event{UID: uid("life-event", ev.ID), Stamp: time.Unix(ev.UpdatedAt, 0), Date: date, Yearly: true,
+				Summary: ev.Description + " (" + ev.PersonName + ")"}
+			if ev.Comment != nil {
+				e.Description = *ev.Comment
+			}
+			return event(&e)
+		},
+		Date: func(cd *store.CalendarDate) error {
+			date := ical.Date{Month: time.Month(cd.Month), Day: cd.Day} // Year 0: unknown
+			if cd.Year != nil && *cd.Year >= firstYear {
+				date.Year = int(*cd.Year)
+			}
+			summary := cd.Label + " (" + cd.PersonName + ")"
+			if remind.IsBirthday(cd.Label) {
+				summary = "Birthday of " + cd.PersonName // one yearly event, so no age
+			}
+			e = ical.Event{UID: uid("date", cd.ID), Stamp: time.Unix(cd.UpdatedAt, 0), Date: date, Yearly: true,
+				Summary: summary}
+			return event(&e)
+		},
+		Task: func(t *store.CalendarTask) error {
+			date := dayIn(t.DueAt, loc)
+			if date.Year < 1 || date.Year > 9999 {
+				return nil // no iCalendar date: the first or last day of the range, in a zone that leaves it
+			}
+			e = ical.Event{UID: uid("task", t.ID), Stamp: time.Unix(t.UpdatedAt, 0),
+				Date: date, Summary: t.Name + " (" + t.PersonName + ")"}
+			return event(&e)
+		},
+		Reminder: func(r *store.Reminder) error {
+			start, err := time.Parse(time.DateOnly, r.StartsOn)
+			if err != nil {
+				return nil // the table's CHECK lets no other form in
+			}
+			e = ical.Event{UID: uid("reminder", r.ID), Stamp: time.Unix(r.UpdatedAt, 0),
+				Date: ical.Date{Year: start.Year(), Month: start.Month(), Day: start.Day()}, Rule: reminderRule(r, start),
+				Summary: r.Label + " (" + r.PersonName + ")"}
+			return event(&e)
+		},
 	}
-	for _, ev := range d.LifeEvents {
-		date := dayIn(ev.HappenedAt, loc)
-		if date.Year > 9999 {
-			continue // no iCalendar date: 31 December 9999 UTC is 1 January 10000 east of it
-		}
-		if date.Year < firstYear {
-			date.Year = 0
-		}
-		e := ical.Event{UID: uid("life-event", ev.ID), Stamp: time.Unix(ev.UpdatedAt, 0), Date: date, Yearly: true,
-			Summary: ev.Description + " (" + ev.PersonName + ")"}
-		if ev.Comment != nil {
-			e.Description = *ev.Comment
-		}
-		events = append(events, e)
-	}
-	for _, cd := range d.Dates {
-		date := ical.Date{Month: time.Month(cd.Month), Day: cd.Day} // Year 0: unknown
-		if cd.Year != nil && *cd.Year >= firstYear {
-			date.Year = int(*cd.Year)
-		}
-		summary := cd.Label + " (" + cd.PersonName + ")"
-		if remind.IsBirthday(cd.Label) {
-			summary = "Birthday of " + cd.PersonName // one yearly event, so no age
-		}
-		events = append(events, ical.Event{UID: uid("date", cd.ID), Stamp: time.Unix(cd.UpdatedAt, 0), Date: date, Yearly: true,
-			Summary: summary})
-	}
-	for _, t := range d.Tasks {
-		date := dayIn(t.DueAt, loc)
-		if date.Year < 1 || date.Year > 9999 {
-			continue // no iCalendar date: the first or last day of the range, in a zone that leaves it
-		}
-		events = append(events, ical.Event{UID: uid("task", t.ID), Stamp: time.Unix(t.UpdatedAt, 0),
-			Date: date, Summary: t.Name + " (" + t.PersonName + ")"})
-	}
-	for i := range d.Reminders {
-		r := &d.Reminders[i]
-		start, err := time.Parse(time.DateOnly, r.StartsOn)
-		if err != nil {
-			continue // the table's CHECK lets no other form in
-		}
-		events = append(events, ical.Event{UID: uid("reminder", r.ID), Stamp: time.Unix(r.UpdatedAt, 0),
-			Date: ical.Date{Year: start.Year(), Month: start.Month(), Day: start.Day()}, Rule: reminderRule(r, start),
-			Summary: r.Label + " (" + r.PersonName + ")"})
-	}
-	return events
 }
 
 // reminderRule is the RRULE of a reminder a user set, none for one_time.

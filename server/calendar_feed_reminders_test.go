@@ -132,6 +132,10 @@ func TestReminderRulesAgreeWithOccurrences(t *testing.T) {
 
 // calendarOf is the feed's iCalendar text of one reminder.
 func calendarOf(r store.Reminder) string {
-	cal := ical.Calendar{ProdID: "-//Kith//Test//EN", Events: feedEvents(store.CalendarData{Reminders: []store.Reminder{r}}, time.UTC, "test")}
-	return string(cal.Append(nil))
+	var b strings.Builder
+	cw := ical.NewWriter(&b)
+	cw.Begin(&ical.Calendar{ProdID: "-//Kith//Test//EN"})
+	feedRows(cw, time.UTC, "test").Reminder(&r)
+	cw.End()
+	return b.String()
 }

@@ -108,22 +108,36 @@ func (s *Store) DeleteCalendarFeed(ctx context.Context, userID int64) error {
 	})
 }
 
-// CalendarData is everything one feed shows, read in one snapshot: the
-// feed's bookkeeping, its user's time zone, and the events of the
-// user's account, each kind by id.
-type CalendarData struct {
+// CalendarFeedHead is a feed's bookkeeping and its user's time zone.
+type CalendarFeedHead struct {
 	FeedID   int64
 	Timezone string // the user's, as stored
 	// ETag is that of the last body served ("" before the first), and
 	// ChangedAt when it was first served (0 before the first).
 	ETag      string
 	ChangedAt int64
+}
 
+// CalendarRows are what ReadCalendarFeed calls with each row of the feed,
+// kind after kind in the order of the fields, each kind by its query's
+// order. A nil field skips nothing: every call must be set.
+type CalendarRows struct {
+	Birthday  func(*Birthday) error
+	LifeEvent func(*CalendarLifeEvent) error // those with should_be_reminded
+	Date      func(*CalendarDate) error      // important dates with remind_yearly
+	Task      func(*CalendarTask) error      // open ones with a due date
+	Reminder  func(*Reminder) error          // every one users set, sent ones too
+}
+
+// CalendarData is everything one feed shows, held whole: ReadCalendarFeed
+// gathered into slices, each kind in its order.
+type CalendarData struct {
+	CalendarFeedHead
 	Birthdays  []Birthday
-	LifeEvents []CalendarLifeEvent // those with should_be_reminded
-	Tasks      []CalendarTask      // open ones with a due date
-	Dates      []CalendarDate      // important dates with remind_yearly
-	Reminders  []Reminder          // every one users set, sent ones too
+	LifeEvents []CalendarLifeEvent
+	Dates      []CalendarDate
+	Tasks      []CalendarTask
+	Reminders  []Reminder
 }
 
 // Birthday is the birth date of a person whose exact age has a month and
@@ -165,7 +179,7 @@ type CalendarTask struct {
 	UpdatedAt    int64
 }
 
-// The queries of CalendarFeedData start from the account's persons
+// The queries of ReadCalendarFeed start from the account's persons
 // (persons_account), then reach each person's rows by their person
 // index: tasks and life events have no index on account_id.
 const (
@@ -190,86 +204,108 @@ const (
 		ORDER BY d.month, d.day, d.id`
 )
 
-// CalendarFeedData returns what the feed of secret shows: six queries in
-// one read-only snapshot, whatever the size of the account.
-func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarData, error) {
+// ReadCalendarFeed reads what the feed of secret shows, six queries in
+// one read-only snapshot whatever the size of the account: the feed's
+// head, which fn gets first and answers with the calls for its rows, and
+// then each row, handed over as it is read, so that no kind of row is
+// ever held whole. A row's call may keep nothing it is given past its
+// return: the next row reuses it.
+func (s *Store) ReadCalendarFeed(ctx context.Context, secret string, fn func(CalendarFeedHead) (CalendarRows, error)) (CalendarFeedHead, error) {
 	if !ValidFeedSecret(secret) {
-		return CalendarData{}, ErrCalendarFeedNotFound
+		return CalendarFeedHead{}, ErrCalendarFeedNotFound
 	}
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: read calendar feed: %w", err)
+		return CalendarFeedHead{}, fmt.Errorf("store: read calendar feed: %w", err)
 	}
 	defer tx.end(ctx, false)
-	var d CalendarData
+	var h CalendarFeedHead
 	var accountID int64
-	err = tx.QueryRowContext(ctx, feedQuery, hashSecret(secret)).Scan(&d.FeedID, &d.ETag, &d.ChangedAt, &accountID, &d.Timezone)
+	err = tx.QueryRowContext(ctx, feedQuery, hashSecret(secret)).Scan(&h.FeedID, &h.ETag, &h.ChangedAt, &accountID, &h.Timezone)
 	if errors.Is(err, sql.ErrNoRows) {
-		return CalendarData{}, ErrCalendarFeedNotFound
+		return CalendarFeedHead{}, ErrCalendarFeedNotFound
 	}
 	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: find calendar feed: %w", err)
+		return CalendarFeedHead{}, fmt.Errorf("store: find calendar feed: %w", err)
 	}
-	d.Birthdays = []Birthday{}
+	rows, err := fn(h)
+	if err != nil {
+		return h, err
+	}
+	var b Birthday
 	err = queryEach(ctx, tx, birthdaysQuery, accountID, func(sc scanner) error {
-		var b Birthday
 		if err := sc.Scan(&b.PersonID, &b.PersonName, &b.Year, &b.Month, &b.Day, &b.UpdatedAt); err != nil {
 			return err
 		}
-		d.Birthdays = append(d.Birthdays, b)
-		return nil
+		return rows.Birthday(&b)
 	})
 	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: feed birthdays: %w", err)
+		return h, fmt.Errorf("store: feed birthdays: %w", err)
 	}
-	d.LifeEvents = []CalendarLifeEvent{}
+	var ev CalendarLifeEvent
 	err = queryEach(ctx, tx, feedLifeEventsQuery, accountID, func(sc scanner) error {
-		var ev CalendarLifeEvent
+		ev.Comment = nil
 		if err := sc.Scan(&ev.ID, &ev.PersonName, &ev.Description, &ev.Comment, &ev.HappenedAt, &ev.UpdatedAt); err != nil {
 			return err
 		}
-		d.LifeEvents = append(d.LifeEvents, ev)
-		return nil
+		return rows.LifeEvent(&ev)
 	})
 	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: feed life events: %w", err)
+		return h, fmt.Errorf("store: feed life events: %w", err)
 	}
-	d.Tasks = []CalendarTask{}
-	err = queryEach(ctx, tx, feedTasksQuery, accountID, func(sc scanner) error {
-		var t CalendarTask
-		if err := sc.Scan(&t.ID, &t.PersonID, &t.PersonName, &t.Name, &t.DueAt, &t.UpdatedAt); err != nil {
-			return err
-		}
-		d.Tasks = append(d.Tasks, t)
-		return nil
-	})
-	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: feed tasks: %w", err)
-	}
-	d.Dates = []CalendarDate{}
+	var cd CalendarDate
 	err = queryEach(ctx, tx, feedDatesQuery, accountID, func(sc scanner) error {
-		var cd CalendarDate
+		cd.Year = nil
 		if err := sc.Scan(&cd.ID, &cd.PersonName, &cd.Label, &cd.Year, &cd.Month, &cd.Day, &cd.UpdatedAt); err != nil {
 			return err
 		}
-		d.Dates = append(d.Dates, cd)
-		return nil
+		return rows.Date(&cd)
 	})
 	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: feed important dates: %w", err)
+		return h, fmt.Errorf("store: feed important dates: %w", err)
 	}
-	d.Reminders = []Reminder{}
+	var t CalendarTask
+	err = queryEach(ctx, tx, feedTasksQuery, accountID, func(sc scanner) error {
+		if err := sc.Scan(&t.ID, &t.PersonID, &t.PersonName, &t.Name, &t.DueAt, &t.UpdatedAt); err != nil {
+			return err
+		}
+		return rows.Task(&t)
+	})
+	if err != nil {
+		return h, fmt.Errorf("store: feed tasks: %w", err)
+	}
 	err = queryEach(ctx, tx, accountRemindersQuery+` ORDER BY r.id`, accountID, func(sc scanner) error {
 		var r Reminder
 		if err := scanAccountReminder(sc, &r); err != nil {
 			return err
 		}
-		d.Reminders = append(d.Reminders, r)
-		return nil
+		return rows.Reminder(&r)
 	})
 	if err != nil {
-		return CalendarData{}, fmt.Errorf("store: feed reminders: %w", err)
+		return h, fmt.Errorf("store: feed reminders: %w", err)
 	}
+	return h, nil
+}
+
+// CalendarFeedData is ReadCalendarFeed gathered whole, for a caller that
+// looks at the rows themselves (the tests, a command): the feed itself
+// streams them.
+func (s *Store) CalendarFeedData(ctx context.Context, secret string) (CalendarData, error) {
+	d := CalendarData{Birthdays: []Birthday{}, LifeEvents: []CalendarLifeEvent{}, Dates: []CalendarDate{},
+		Tasks: []CalendarTask{}, Reminders: []Reminder{}}
+	h, err := s.ReadCalendarFeed(ctx, secret, func(CalendarFeedHead) (CalendarRows, error) {
+		return CalendarRows{
+			Birthday:  func(b *Birthday) error { d.Birthdays = append(d.Birthdays, *b); return nil },
+			LifeEvent: func(ev *CalendarLifeEvent) error { d.LifeEvents = append(d.LifeEvents, *ev); return nil },
+			Date:      func(cd *CalendarDate) error { d.Dates = append(d.Dates, *cd); return nil },
+			Task:      func(t *CalendarTask) error { d.Tasks = append(d.Tasks, *t); return nil },
+			Reminder:  func(r *Reminder) error { d.Reminders = append(d.Reminders, *r); return nil },
+		}, nil
+	})
+	if err != nil {
+		return CalendarData{}, err
+	}
+	d.CalendarFeedHead = h
 	return d, nil
 }
 

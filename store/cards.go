@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // lockPersons is the first step of a write of many persons at once (a
@@ -90,6 +91,72 @@ func (s *Store) CardByName(ctx context.Context, accountID int64, name, uid strin
 	return c, err
 }
 
+// CardNameBatch is the most names CardsByName looks up at once. Its
+// statement always has that many places, the names asked repeated to fill
+// them, so that it is one statement whatever the number asked.
+const CardNameBatch = 100
+
+// CardsByName is CardByName for each of names (at most CardNameBatch) and
+// the UID whose default name each is (uids, "" for none): the card of
+// each, nil for none, read in one snapshot with the queries of one page
+// of cards, not a few queries a name.
+func (s *Store) CardsByName(ctx context.Context, accountID int64, names, uids []string) ([]*Card, error) {
+	if len(names) == 0 || len(names) > CardNameBatch || len(uids) != len(names) {
+		return nil, fmt.Errorf("store: cards by name: %d names and %d UIDs, want 1 to %d of each", len(names), len(uids), CardNameBatch)
+	}
+	args := make([]any, 0, 2*CardNameBatch+2)
+	args = append(args, accountID)
+	for i := range CardNameBatch {
+		args = append(args, names[i%len(names)])
+	}
+	args = append(args, accountID)
+	for i := range CardNameBatch {
+		args = append(args, uids[i%len(uids)])
+	}
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("store: cards by name: %w", err)
+	}
+	defer tx.end(ctx, false)
+	// Names and UIDs are each unique in an account: at most one card a
+	// name by each. A card of one of the UIDs that has a name of its own
+	// is read too, and found by that name only.
+	cards, err := loadCards(ctx, tx, accountID, cardsByNameWhere, 2*CardNameBatch, args...)
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]*Card, len(cards))
+	byUID := make(map[string]*Card, len(cards))
+	for i := range cards {
+		if c := &cards[i]; c.Name != nil {
+			byName[*c.Name] = c
+		} else {
+			byUID[c.UID] = c
+		}
+	}
+	out := make([]*Card, len(names))
+	for i, name := range names {
+		if c, ok := byName[name]; ok {
+			out[i] = c
+		} else if c, ok := byUID[uids[i]]; ok && uids[i] != "" {
+			out[i] = c
+		}
+	}
+	return out, nil
+}
+
+// cardsByNameWhere selects the cards of CardNameBatch names and of as many
+// UIDs: two lookups, through the unique indexes on each. Written as one
+// OR, SQLite read the whole account for it (by persons_account, or
+// persons_card_name for the cards without a name, nearly all).
+var cardsByNameWhere = `id IN (SELECT id FROM persons WHERE account_id = ? AND card_name IN (` + places(CardNameBatch) + `)
+	UNION ALL SELECT id FROM persons WHERE account_id = ? AND uid IN (` + places(CardNameBatch) + `))`
+
+// places is n placeholders, comma-separated.
+func places(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
 // CardSeq returns the account's address-book counter, which moves on
 // with every change to one of its cards.
 func (s *Store) CardSeq(ctx context.Context, accountID int64) (int64, error) {
@@ -107,20 +174,24 @@ func (s *Store) CardSeq(ctx context.Context, accountID int64) (int64, error) {
 // CardRef is what a listing of cards shows of one: enough for its URL and
 // its ETag.
 type CardRef struct {
+	ID        int64 // the person's, which orders a listing
 	UID       string
 	Name      *string
 	Seq       int64
 	UpdatedAt int64
 }
 
-// CardRefs lists every card of the account, by id, without their
-// content.
-func (s *Store) CardRefs(ctx context.Context, accountID int64) ([]CardRef, error) {
-	refs := []CardRef{}
-	err := eachRow(ctx, s.r, `SELECT uid, card_name, card_seq, updated_at FROM persons WHERE account_id = ? ORDER BY id`,
-		[]any{accountID}, func(sc scanner) error {
+// CardRefs returns up to limit of the account's cards, by id, after the id
+// afterID, without their content: a listing of every card reads them a
+// page at a time, one query a page.
+func (s *Store) CardRefs(ctx context.Context, accountID, afterID int64, limit int) ([]CardRef, error) {
+	refs := make([]CardRef, 0, min(limit, 1024))
+	// The limit is in the text, as loadCards's: its values are few.
+	err := eachRow(ctx, s.r, `SELECT id, uid, card_name, card_seq, updated_at FROM persons
+		WHERE account_id = ? AND id > ? ORDER BY id LIMIT `+strconv.Itoa(limit),
+		[]any{accountID, afterID}, func(sc scanner) error {
 			var r CardRef
-			if err := sc.Scan(&r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
+			if err := sc.Scan(&r.ID, &r.UID, &r.Name, &r.Seq, &r.UpdatedAt); err != nil {
 				return err
 			}
 			refs = append(refs, r)

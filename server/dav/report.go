@@ -1,6 +1,7 @@
 package dav
 
 import (
+	"context"
 	"encoding/xml"
 	"net/http"
 	"net/url"
@@ -62,41 +63,66 @@ func (h *Handler) serveReport(w http.ResponseWriter, r *http.Request, u User) {
 	}
 }
 
-// serveMultiget answers the cards named, each once, one at a time.
+// serveMultiget answers the cards named, each once, in the order named:
+// the cards are read store.CardNameBatch at a time, a few queries a batch.
 func (h *Handler) serveMultiget(w http.ResponseWriter, r *http.Request, u User, req *reportRequest) {
 	ctx := r.Context()
 	names := req.cardNames()
 	ms := newMultistatus(w)
 	seen := map[string]bool{}
+	var paths []string
 	for _, raw := range req.Hrefs {
 		ref, err := url.Parse(strings.TrimSpace(raw))
 		if err != nil || seen[ref.Path] {
 			continue
 		}
-		p := ref.Path
-		seen[p] = true
-		var c store.Card
-		if path.Dir(p)+"/" == bookPath(u) {
-			name := path.Base(p)
-			c, err = h.store.CardByName(ctx, u.AccountID, name, uidOfName(name))
-		} else {
-			err = store.ErrCardNotFound
-		}
-		var resp response
-		switch {
-		case isNotFound(err):
-			resp = response{Href: p, Status: status(http.StatusNotFound)}
-		case err != nil:
+		seen[ref.Path] = true
+		paths = append(paths, ref.Path)
+	}
+	for len(paths) > 0 {
+		batch := paths[:min(len(paths), store.CardNameBatch)]
+		paths = paths[len(batch):]
+		cards, err := h.cardsAt(ctx, u, batch)
+		if err != nil {
 			h.failStream(ctx, ms, err)
 			return
-		default:
-			resp = response{Href: cardPath(u, c.UID, c.Name), Propstat: propValues(names, cardProps(refOf(&c), &c))}
 		}
-		if !ms.add(resp) {
-			return
+		for i, p := range batch {
+			resp := response{Href: p, Status: status(http.StatusNotFound)}
+			if c := cards[i]; c != nil {
+				resp = response{Href: cardPath(u, c.UID, c.Name), Propstat: propValues(names, cardProps(refOf(c), c))}
+			}
+			if !ms.add(resp) {
+				return
+			}
 		}
 	}
 	ms.end("")
+}
+
+// cardsAt is the card at each of paths (nil where there is none, or the
+// path is not in the user's address book), in one read.
+func (h *Handler) cardsAt(ctx context.Context, u User, paths []string) ([]*store.Card, error) {
+	var names, uids []string
+	var at []int // the index in paths of each name
+	for i, p := range paths {
+		if path.Dir(p)+"/" == bookPath(u) {
+			name := path.Base(p)
+			names, uids, at = append(names, name), append(uids, uidOfName(name)), append(at, i)
+		}
+	}
+	out := make([]*store.Card, len(paths))
+	if len(names) == 0 {
+		return out, nil
+	}
+	cards, err := h.store.CardsByName(ctx, u.AccountID, names, uids)
+	if err != nil {
+		return nil, err
+	}
+	for j, c := range cards {
+		out[at[j]] = c
+	}
+	return out, nil
 }
 
 // serveQuery answers the cards that match the filter (every card for

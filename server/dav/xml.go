@@ -1,6 +1,7 @@
 package dav
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/xml"
@@ -114,11 +115,13 @@ func allNames(have map[xml.Name]string) []xml.Name {
 
 // multistatus writes a 207 answer one response at a time, so that an
 // answer of many cards is never held in memory whole: only the page of
-// cards being sent is. Nothing is written before the first response, so
-// that a fault before it is still answered with its own status.
+// cards being sent is, and a buffer of what leaves next. Nothing is
+// written before the first response, so that a fault before it is still
+// answered with its own status.
 type multistatus struct {
 	w       http.ResponseWriter
-	enc     *xml.Encoder
+	out     *bufio.Writer
+	b       []byte // the response being written
 	started bool
 	// err is the first write that failed (the client went away, or the
 	// server's write timeout passed): what is left is not worked out.
@@ -126,7 +129,7 @@ type multistatus struct {
 }
 
 func newMultistatus(w http.ResponseWriter) *multistatus {
-	return &multistatus{w: w, enc: xml.NewEncoder(w)}
+	return &multistatus{w: w, out: bufio.NewWriterSize(w, 32<<10)}
 }
 
 func (ms *multistatus) start() {
@@ -136,14 +139,15 @@ func (ms *multistatus) start() {
 	ms.started = true
 	ms.w.Header().Set("Content-Type", `application/xml; charset="utf-8"`)
 	ms.w.WriteHeader(http.StatusMultiStatus)
-	_, ms.err = io.WriteString(ms.w, xml.Header+`<multistatus xmlns="DAV:">`)
+	_, ms.err = ms.out.WriteString(xml.Header + `<multistatus xmlns="DAV:">`)
 }
 
 // add writes one response, and tells whether to go on.
 func (ms *multistatus) add(r response) bool {
 	ms.start()
 	if ms.err == nil {
-		ms.err = ms.enc.Encode(r)
+		ms.b = appendResponse(ms.b[:0], &r)
+		_, ms.err = ms.out.Write(ms.b)
 	}
 	return ms.err == nil
 }
@@ -158,7 +162,9 @@ func (ms *multistatus) end(syncToken string) {
 	if syncToken != "" {
 		tail = `<sync-token>` + escapeText(syncToken) + `</sync-token>` + tail
 	}
-	_, ms.err = io.WriteString(ms.w, tail)
+	if _, ms.err = ms.out.WriteString(tail); ms.err == nil {
+		ms.err = ms.out.Flush()
+	}
 }
 
 // fail answers err, a store's, with its status while the answer has not
@@ -287,14 +293,30 @@ func bookProps(u User, seq int64) map[xml.Name]string {
 	}
 }
 
+// refPropNames are the properties a card's reference gives, its content
+// aside.
+var refPropNames = []xml.Name{{Space: nsDAV, Local: "getetag"}, {Space: nsDAV, Local: "getcontenttype"},
+	{Space: nsDAV, Local: "resourcetype"}, {Space: nsDAV, Local: "getlastmodified"}}
+
+// refProp is the value of one of refPropNames for the card of ref, as XML.
+func refProp(n xml.Name, ref *store.CardRef) string {
+	switch n.Local {
+	case "getetag":
+		return `&#34;` + etag(ref.Seq) + `&#34;` // the quotes escapeText gives
+	case "getcontenttype":
+		return "text/vcard; charset=utf-8"
+	case "getlastmodified":
+		return time.Unix(ref.UpdatedAt, 0).UTC().Format(http.TimeFormat)
+	}
+	return ""
+}
+
 // cardProps are a card's properties; address-data only when the card's
 // content was read.
 func cardProps(ref store.CardRef, card *store.Card) map[xml.Name]string {
-	have := map[xml.Name]string{
-		{Space: nsDAV, Local: "getetag"}:         escapeText(`"` + etag(ref.Seq) + `"`),
-		{Space: nsDAV, Local: "getcontenttype"}:  "text/vcard; charset=utf-8",
-		{Space: nsDAV, Local: "resourcetype"}:    "",
-		{Space: nsDAV, Local: "getlastmodified"}: time.Unix(ref.UpdatedAt, 0).UTC().Format(http.TimeFormat),
+	have := make(map[xml.Name]string, len(refPropNames)+1)
+	for _, n := range refPropNames {
+		have[n] = refProp(n, &ref)
 	}
 	if card != nil {
 		var buf bytes.Buffer
@@ -336,17 +358,10 @@ func (h *Handler) serveBookPropfind(w http.ResponseWriter, r *http.Request, u Us
 	}
 	have := bookProps(u, seq)
 	book := response{Href: bookPath(u), Propstat: propValues(req.names(have), have)}
-	var refs []store.CardRef
-	if r.Header.Get("Depth") != "0" && !wantsData(req.cardNames()) {
-		if refs, err = h.store.CardRefs(ctx, u.AccountID); err != nil {
-			writeError(w, h.fail(ctx, err))
-			return
-		}
-	}
 	ms := newMultistatus(w)
 	ms.add(book)
 	if r.Header.Get("Depth") != "0" {
-		if err := h.streamCards(ctx, ms, u, refs, 0, &req.propRequest); err != nil {
+		if err := h.streamCards(ctx, ms, u, 0, nil, &req.propRequest); err != nil {
 			h.failStream(ctx, ms, err)
 			return
 		}
@@ -364,23 +379,76 @@ func (p *propRequest) cardNames() []xml.Name {
 	return names
 }
 
-// streamCards answers the properties asked for of each card of refs or,
-// when the cards' content is asked for, of each card changed after since
-// (every card for 0), read cardPage cards at a time: a few queries a page,
-// not a few a card.
-func (h *Handler) streamCards(ctx context.Context, ms *multistatus, u User, refs []store.CardRef, since int64, req *propRequest) error {
+// refPage is how many cards' references a listing reads at a time.
+const refPage = 1000
+
+// streamCards answers the properties asked for of each card changed after
+// since, whose references are changed, or of every card for since 0: from
+// their references alone (every card's read refPage at a time, one query
+// a page) unless their content is asked for, then from the cards, read
+// cardPage at a time, a few queries a page, never a few a card.
+func (h *Handler) streamCards(ctx context.Context, ms *multistatus, u User, since int64, changed []store.CardRef, req *propRequest) error {
 	names := req.cardNames()
 	if !wantsData(names) {
-		for _, ref := range refs {
-			if !ms.add(response{Href: cardPath(u, ref.UID, ref.Name), Propstat: propValues(names, cardProps(ref, nil))}) {
-				return nil
-			}
+		rw := newRefWriter(ms, u, names)
+		if since > 0 {
+			rw.write(changed)
+			return nil
 		}
-		return nil
+		return h.streamRefs(ctx, rw)
 	}
 	return h.eachCard(ctx, u, since, func(c *store.Card) bool {
 		return ms.add(response{Href: cardPath(u, c.UID, c.Name), Propstat: propValues(names, cardProps(refOf(c), c))})
 	})
+}
+
+// refWriter answers the properties asked for of cards from their
+// references. Every card has the same properties, so which are found and
+// which not is worked out once; only the values change.
+type refWriter struct {
+	ms    *multistatus
+	u     User
+	resp  response
+	found []rawProp // those of resp's first propstat, when it is the 200 one
+}
+
+func newRefWriter(ms *multistatus, u User, names []xml.Name) *refWriter {
+	rw := &refWriter{ms: ms, u: u, resp: response{Propstat: propValues(names, cardProps(store.CardRef{}, nil))}}
+	if ps := rw.resp.Propstat; len(ps) > 0 && ps[0].Status == status(http.StatusOK) {
+		rw.found = ps[0].Prop.Props
+	}
+	return rw
+}
+
+// write answers refs, and tells whether to go on.
+func (rw *refWriter) write(refs []store.CardRef) bool {
+	for i := range refs {
+		ref := &refs[i]
+		rw.resp.Href = cardPath(rw.u, ref.UID, ref.Name)
+		for j := range rw.found {
+			rw.found[j].Inner = refProp(rw.found[j].XMLName, ref)
+		}
+		if !rw.ms.add(rw.resp) {
+			return false
+		}
+	}
+	return true
+}
+
+// streamRefs answers every card of the account from its reference, read
+// refPage at a time.
+func (h *Handler) streamRefs(ctx context.Context, rw *refWriter) error {
+	var after int64
+	for {
+		refs, err := h.store.CardRefs(ctx, rw.u.AccountID, after, refPage)
+		if err != nil {
+			return err
+		}
+		if !rw.write(refs) || len(refs) < refPage {
+			return nil
+		}
+		after = refs[len(refs)-1].ID
+	}
 }
 
 // eachCard calls fn with each card of the account changed after since
@@ -422,11 +490,10 @@ func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u 
 	var changed, deleted []store.CardRef
 	var err error
 	if since == 0 {
-		// The first sync: every card. The counter is read first, so that
-		// a change made meanwhile is sent again next time, never missed.
-		if seq, err = h.store.CardSeq(ctx, u.AccountID); err == nil {
-			changed, err = h.store.CardRefs(ctx, u.AccountID)
-		}
+		// The first sync: every card, listed as they are read. The counter
+		// is read first, so that a change made meanwhile is sent again
+		// next time, never missed.
+		seq, err = h.store.CardSeq(ctx, u.AccountID)
 	} else {
 		seq, changed, deleted, err = h.store.CardChanges(ctx, u.AccountID, since)
 	}
@@ -439,7 +506,7 @@ func (h *Handler) serveSyncCollection(w http.ResponseWriter, r *http.Request, u 
 		return
 	}
 	ms := newMultistatus(w)
-	if err := h.streamCards(ctx, ms, u, changed, since, &req.propRequest); err != nil {
+	if err := h.streamCards(ctx, ms, u, since, changed, &req.propRequest); err != nil {
 		h.failStream(ctx, ms, err)
 		return
 	}

@@ -6,6 +6,7 @@
 package ical
 
 import (
+	"io"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -63,6 +64,16 @@ type Calendar struct {
 // Append appends the calendar's iCalendar text to b.
 func (c *Calendar) Append(b []byte) []byte {
 	w := writer{out: b}
+	c.head(&w)
+	for i := range c.Events {
+		w.event(&c.Events[i])
+	}
+	w.raw("END:VCALENDAR")
+	return w.out
+}
+
+// head writes what comes before the events; c.Events are not read.
+func (c *Calendar) head(w *writer) {
 	w.raw("BEGIN:VCALENDAR")
 	w.raw("VERSION:2.0")
 	w.text("PRODID:", c.ProdID)
@@ -77,11 +88,58 @@ func (c *Calendar) Append(b []byte) []byte {
 		w.raw("REFRESH-INTERVAL;VALUE=DURATION:" + d)
 		w.raw("X-PUBLISHED-TTL:" + d)
 	}
-	for i := range c.Events {
-		w.event(&c.Events[i])
+}
+
+// Writer writes a calendar to an io.Writer an event at a time, the same
+// text as Append, so that a feed of any size is never held whole: Begin
+// with the calendar (its Events are not read), Event for each event, End.
+// What it writes waits in a buffer of writeChunk bytes; the first error of
+// the io.Writer stops it, and every later call returns that error.
+type Writer struct {
+	dst io.Writer
+	w   writer
+	err error
+}
+
+// writeChunk is how much a Writer gathers before it writes.
+const writeChunk = 32 << 10
+
+// NewWriter returns a Writer to dst.
+func NewWriter(dst io.Writer) *Writer {
+	return &Writer{dst: dst, w: writer{out: make([]byte, 0, writeChunk+4<<10)}}
+}
+
+// Begin writes the calendar's head.
+func (cw *Writer) Begin(c *Calendar) error {
+	c.head(&cw.w)
+	return cw.flush(false)
+}
+
+// Event writes one event.
+func (cw *Writer) Event(e *Event) error {
+	if cw.err != nil {
+		return cw.err
 	}
-	w.raw("END:VCALENDAR")
-	return w.out
+	cw.w.event(e)
+	return cw.flush(false)
+}
+
+// End closes the calendar and writes what is left.
+func (cw *Writer) End() error {
+	if cw.err != nil {
+		return cw.err
+	}
+	cw.w.raw("END:VCALENDAR")
+	return cw.flush(true)
+}
+
+// flush writes the buffer when it is full, or when all is.
+func (cw *Writer) flush(all bool) error {
+	if cw.err == nil && (all || len(cw.w.out) >= writeChunk) {
+		_, cw.err = cw.dst.Write(cw.w.out)
+		cw.w.out = cw.w.out[:0]
+	}
+	return cw.err
 }
 
 // writer builds each content line in line, then appends it folded to

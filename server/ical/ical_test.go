@@ -2,6 +2,8 @@ package ical
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -302,4 +304,59 @@ func readable(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// brokenWriter takes limit bytes, then fails.
+type brokenWriter struct {
+	got   bytes.Buffer
+	limit int
+}
+
+func (w *brokenWriter) Write(p []byte) (int, error) {
+	if w.got.Len()+len(p) > w.limit {
+		return 0, errors.New("broken")
+	}
+	return w.got.Write(p)
+}
+
+// TestWriterIsAppend: a calendar written an event at a time is Append's
+// text, byte for byte, however many chunks it takes; a destination that
+// fails stops the Writer, and every later call says so.
+func TestWriterIsAppend(t *testing.T) {
+	c := Calendar{ProdID: "-//Kith//Test//EN", Name: "Kith", Refresh: time.Hour}
+	for i := range 2000 {
+		c.Events = append(c.Events, Event{UID: fmt.Sprintf("e-%d@x", i), Stamp: time.Unix(int64(i)*86400, 0),
+			Date: Date{Year: 1900 + i%200, Month: time.Month(1 + i%12), Day: 1 + i%29}, Yearly: i%2 == 0,
+			Summary: strings.Repeat("Ünïcode, ; \\ ", i%20), Description: strings.Repeat("d", i%90)})
+	}
+	var out bytes.Buffer
+	w := NewWriter(&out)
+	head := c
+	head.Events = nil
+	if err := w.Begin(&head); err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Events {
+		if err := w.Event(&c.Events[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.End(); err != nil {
+		t.Fatal(err)
+	}
+	want := c.Append(nil)
+	if len(want) < 4*writeChunk || !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("the Writer's %d bytes are not Append's %d", out.Len(), len(want))
+	}
+
+	bw := &brokenWriter{limit: 2 * writeChunk}
+	w = NewWriter(bw)
+	w.Begin(&head)
+	var err error
+	for i := 0; err == nil && i < len(c.Events); i++ {
+		err = w.Event(&c.Events[i])
+	}
+	if err == nil || w.End() != err || w.Event(&c.Events[0]) != err || !bytes.HasPrefix(want, bw.got.Bytes()) {
+		t.Errorf("a broken destination: %v, then %v; %d bytes taken", err, w.End(), bw.got.Len())
+	}
 }

@@ -16,6 +16,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"reflect"
+	"slices"
 
 	"kith/store"
 )
@@ -110,7 +112,7 @@ type (
 		CanBeDeleted       bool                  `json:"can_be_deleted"`
 		IsListed           bool                  `json:"is_listed"`
 		Age                *exportAge            `json:"age"`
-		PhysicalAppearance map[string]*string    `json:"physical_appearance"`
+		PhysicalAppearance exportAppearance      `json:"physical_appearance"`
 		VCardExtra         *string               `json:"vcard_extra"`
 		CreatedAt          int64                 `json:"created_at"`
 		UpdatedAt          int64                 `json:"updated_at"`
@@ -127,6 +129,30 @@ type (
 		Relationships      []exportRelationship  `json:"relationships"`
 		// Photo is the JPEG Kith keeps, in standard base64; null for none.
 		Photo *string `json:"photo"`
+	}
+	// exportAppearance is a person's physical appearance, its fields in
+	// the order of their names: the order encoding/json gives a map's
+	// keys, which is what the document held before (a map, whose keys
+	// were sorted again for every person, a tenth of an export's time).
+	exportAppearance struct {
+		Build            *string `json:"build"`
+		DistinctiveMarks *string `json:"distinctive_marks"`
+		DressStyle       *string `json:"dress_style"`
+		EyeColor         *string `json:"eye_color"`
+		EyeShape         *string `json:"eye_shape"`
+		FaceShape        *string `json:"face_shape"`
+		FacialHair       *string `json:"facial_hair"`
+		Glasses          *string `json:"glasses"`
+		HairColor        *string `json:"hair_color"`
+		HairLength       *string `json:"hair_length"`
+		HairType         *string `json:"hair_type"`
+		Height           *string `json:"height"`
+		Piercings        *string `json:"piercings"`
+		Scars            *string `json:"scars"`
+		SkinTone         *string `json:"skin_tone"`
+		Tatoos           *string `json:"tatoos"`
+		Voice            *string `json:"voice"`
+		Weight           *string `json:"weight"`
 	}
 	// exportAge has the fields of its kind only, as PATCH …/age takes
 	// them, and estimated_at, when an estimated age was set.
@@ -362,10 +388,35 @@ func rowsOf[T, U any](rows []T, export func(T) U) []U {
 	return out
 }
 
+// fields are the appearance's fields, in their order.
+func (a *exportAppearance) fields() []**string {
+	return []**string{&a.Build, &a.DistinctiveMarks, &a.DressStyle, &a.EyeColor, &a.EyeShape, &a.FaceShape, &a.FacialHair, &a.Glasses, &a.HairColor, &a.HairLength, &a.HairType, &a.Height, &a.Piercings, &a.Scars, &a.SkinTone, &a.Tatoos, &a.Voice, &a.Weight}
+}
+
+// appearanceAt is, for each of exportAppearance's fields, the index of its
+// name in store.AppearanceFields. A field there that exportAppearance
+// lacks, or names out of order, stops the program at its start: any test
+// finds it.
+var appearanceAt = func() []int {
+	t := reflect.TypeFor[exportAppearance]()
+	if t.NumField() != len(store.AppearanceFields) {
+		panic("transfer: exportAppearance does not have every field of store.AppearanceFields")
+	}
+	at := make([]int, t.NumField())
+	for i := range at {
+		name := t.Field(i).Tag.Get("json")
+		at[i] = slices.Index(store.AppearanceFields, name)
+		if at[i] < 0 || i > 0 && name < t.Field(i-1).Tag.Get("json") {
+			panic("transfer: exportAppearance's " + name + " is not in store.AppearanceFields, or out of order")
+		}
+	}
+	return at
+}()
+
 func exportPersonOf(p *store.PersonRecord) exportPerson {
-	look := make(map[string]*string, len(store.AppearanceFields))
-	for i, f := range store.AppearanceFields {
-		look[f] = p.Appearance[i]
+	var look exportAppearance
+	for i, f := range look.fields() {
+		*f = p.Appearance[appearanceAt[i]]
 	}
 	out := exportPerson{
 		UID: p.UID, FirstName: p.FirstName, LastName: p.LastName, MiddleName: p.MiddleName, Nickname: p.Nickname,
