@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -91,6 +92,22 @@ const accountRemindersQuery = `SELECT r.id, r.person_id, r.label, r.starts_on, r
 	FROM reminders r JOIN persons p ON p.id = r.person_id
 	WHERE r.account_id = ?`
 
+// upcomingRemindersQuery is AccountReminders' statement: the daily,
+// weekly and monthly reminders, and the one_time and yearly ones within
+// spans, each a range of reminders_upcoming.
+func upcomingRemindersQuery(accountID int64, spans []DaySpan) (string, []any) {
+	base := accountRemindersQuery + ` AND r.sent_at IS NULL`
+	if spans == nil {
+		return base + ` ORDER BY r.id`, []any{accountID}
+	}
+	parts, args := spanParts(base+` AND r.frequency IN ('one_time', 'yearly')`, "r.start_month", "r.start_day", spans, accountID)
+	for _, f := range []string{FrequencyDaily, FrequencyWeekly, FrequencyMonthly} {
+		parts = append(parts, base+` AND r.frequency = ?`)
+		args = append(args, accountID, f)
+	}
+	return strings.Join(parts, ` UNION ALL `) + ` ORDER BY 1`, args
+}
+
 // scanAccountReminder scans a row of accountRemindersQuery.
 func scanAccountReminder(sc scanner, r *Reminder) error {
 	var first string
@@ -103,12 +120,15 @@ func scanAccountReminder(sc scanner, r *Reminder) error {
 	return nil
 }
 
-// AccountReminders lists every reminder of the account with its person's
-// name, by id: one query for the digests and the upcoming list, which
-// work out the days in Go. The one_time reminders that went out already
-// are left out.
-func (s *Store) AccountReminders(ctx context.Context, accountID int64) ([]Reminder, error) {
-	rows, err := s.r.QueryContext(ctx, accountRemindersQuery+` AND r.sent_at IS NULL ORDER BY r.id`, accountID)
+// AccountReminders lists the reminders of the account that can fall
+// within spans, with their persons' names, by id: one query for the
+// digests and the upcoming list, which work out the days in Go. The
+// one_time reminders that went out already are left out. A one_time or
+// yearly reminder can fall within spans only on its first day's month
+// and day; the others are read whatever the spans. Nil spans read all.
+func (s *Store) AccountReminders(ctx context.Context, accountID int64, spans []DaySpan) ([]Reminder, error) {
+	q, args := upcomingRemindersQuery(accountID, spans)
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: account reminders: %w", err)
 	}
