@@ -144,10 +144,12 @@ func TestUpcoming29February(t *testing.T) {
 
 // TestUpcomingSnoozedAcrossAMonth: dates of each kind snoozed on 30 March
 // show on 6 April, when the list starts on 2 April: a user with snoozes
-// has the week before today read too.
+// has the week before today read too. Monthly reminders fall on their
+// day, or on a shorter month's last.
 func TestUpcomingSnoozedAcrossAMonth(t *testing.T) {
 	e := newEnv(t)
 	ada, key := e.user("ada@example.com")
+	_, mate := e.userIn(ada.AccountID, "grace@example.com")
 	e.at(time.Date(2026, 3, 29, 12, 0, 0, 0, time.UTC))
 	zoe := e.person(key, "first_name=Zoë")
 	event := e.lifeEvent(key, zoe, "description=Moved&happened_at=2019-03-30T10:00:00Z&should_be_reminded=1")
@@ -155,6 +157,8 @@ func TestUpcomingSnoozedAcrossAMonth(t *testing.T) {
 	yearly := e.reminder(key, zoe, "label=Call&starts_on=2020-03-30&frequency=yearly")
 	once := e.reminder(key, zoe, "label=Once&starts_on=2026-03-30&frequency=one_time")
 	monthly := e.reminder(key, zoe, "label=Rent&starts_on=2026-01-30&frequency=monthly")
+	e.reminder(key, zoe, "label=Month+end&starts_on=2026-01-31&frequency=monthly")
+	e.reminder(key, zoe, "label=First&starts_on=2026-01-01&frequency=monthly")
 	for _, s := range []struct{ kind, ref, title string }{
 		{"life_event", event, "Moved — Zoë (7 years ago)"}, {"important_date", date, "Met — Zoë"},
 		{"reminder", yearly, "Call — Zoë"}, {"reminder", once, "Once — Zoë"}, {"reminder", monthly, "Rent — Zoë"},
@@ -173,5 +177,15 @@ func TestUpcomingSnoozedAcrossAMonth(t *testing.T) {
 		"2026-04-06 reminder Once — Zoë",
 		"2026-04-06 reminder Rent — Zoë",
 		"2026-04-30 reminder Rent — Zoë",
+		"2026-04-30 reminder Month end — Zoë",
+		"2026-05-01 reminder First — Zoë",
+	})
+	// Grace has no snoozes: her list starts on the 5th, and April's last
+	// day holds the reminder of the 31st.
+	e.at(time.Date(2026, 4, 5, 12, 0, 0, 0, time.UTC))
+	sameLines(t, "from 5 April, without snoozes", e.upcomingTitles(t, mate, "days=29"), []string{
+		"2026-04-30 reminder Rent — Zoë",
+		"2026-04-30 reminder Month end — Zoë",
+		"2026-05-01 reminder First — Zoë",
 	})
 }
