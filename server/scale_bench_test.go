@@ -23,7 +23,7 @@ import (
 // meets costs on an account of 1,000 and 10,000 people (and 100,000 with
 // KITH_BENCH_SCALE=100000; any comma-separated sizes there are added),
 // each with an email, a phone and a birthday, every tenth with an
-// important date, a task and a note. A size's account is seeded once and
+// important date, a task (nine in ten of them done) and a note. A size's account is seeded once and
 // every operation of that size runs on it. Where a request's work is the
 // whole account, ns/person is its time divided by the people.
 //
@@ -117,8 +117,8 @@ func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, t
 	search := prep(`UPDATE persons SET search_text = NULL WHERE id = ?`) // built again with the email, as the store asks
 	date := prep(`INSERT INTO important_dates (account_id, person_id, label, month, day, remind_yearly, created_at, updated_at)
 		VALUES (?, ?, 'Anniversary', ?, ?, TRUE, ?, ?)`)
-	task := prep(`INSERT INTO tasks (account_id, person_id, name, due_at, created_at, updated_at)
-		VALUES (?, ?, 'Call about the present', ?, ?, ?)`)
+	task := prep(`INSERT INTO tasks (account_id, person_id, name, due_at, is_completed, completed_at, created_at, updated_at)
+		VALUES (?, ?, 'Call about the present', ?, ?, ?, ?, ?)`)
 	note := prep(`INSERT INTO notes (account_id, person_id, content, created_at, updated_at)
 		VALUES (?, ?, 'Met at the conference; likes climbing and jazz. Ask about the new job.', ?, ?)`)
 	exec := func(s *sql.Stmt, args ...any) {
@@ -137,13 +137,30 @@ func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, t
 		exec(search, id)
 		if p%10 == 0 {
 			exec(date, acct, id, 1+(p/10)%12, 1+p%28, now, now)
-			exec(task, acct, id, now+int64(p%365)*86400, now, now)
+			due, done := scaleTask(p / 10)
+			var doneAt *int64
+			if done {
+				doneAt = &due
+			}
+			exec(task, acct, id, due, done, doneAt, now, now)
 			exec(note, acct, id, now, now)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// scaleTask is the due time of the account's k-th task, and whether it is
+// done, as an account that is used sees them: nine in ten done in the year
+// before newEnv's clock (15 March 2026), the rest open, due from a month
+// before it to eleven months after, a few overdue.
+func scaleTask(k int) (due int64, done bool) {
+	const today, day = 1_773_532_800, 86_400 // 2026-03-15
+	if k%10 != 0 {
+		return today - int64(1+k*7%365)*day, true
+	}
+	return today + int64(k/10*37%365-30)*day, false
 }
 
 // dollars numbers a statement's ? placeholders as PostgreSQL's $1, $2….

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -91,6 +92,55 @@ const accountRemindersQuery = `SELECT r.id, r.person_id, r.label, r.starts_on, r
 	FROM reminders r JOIN persons p ON p.id = r.person_id
 	WHERE r.account_id = ?`
 
+// upcomingRemindersQuery is AccountReminders' statement: the one_time and
+// yearly reminders within spans, each span a range of reminders_upcoming;
+// the monthly ones whose day of the month is in them; the daily and weekly
+// ones, which fall in any week.
+func upcomingRemindersQuery(accountID int64, spans []DaySpan) (string, []any) {
+	base := accountRemindersQuery + ` AND r.sent_at IS NULL`
+	if spans == nil {
+		return base + ` ORDER BY r.id`, []any{accountID}
+	}
+	parts, args := spanParts(base+` AND r.frequency IN ('one_time', 'yearly')`, "r.start_month", "r.start_day", spans, accountID)
+	for _, days := range monthDays(spans) {
+		parts = append(parts, base+` AND r.frequency = 'monthly' AND r.start_day BETWEEN ? AND ?`)
+		args = append(args, accountID, days[0], days[1])
+	}
+	for _, f := range []string{FrequencyDaily, FrequencyWeekly} {
+		parts = append(parts, base+` AND r.frequency = ?`)
+		args = append(args, accountID, f)
+	}
+	return strings.Join(parts, ` UNION ALL `) + ` ORDER BY 1`, args
+}
+
+// monthDays are the ranges of days of the month, apart and in order, on
+// which a monthly reminder falls within spans when its first day's day of
+// the month is in one. A span to a month's end (the 28th or later) takes
+// the days after it too: a reminder of the 31st falls on a shorter
+// month's last day. AccountReminders' caller keeps the exact days.
+func monthDays(spans []DaySpan) [][2]int {
+	var in [33]bool
+	for _, sp := range spans {
+		to := sp.To
+		if to >= 28 {
+			to = 31
+		}
+		for d := sp.From; d <= to; d++ {
+			in[d] = true
+		}
+	}
+	var out [][2]int
+	for d := 1; d <= 31; d++ {
+		if in[d] && !in[d-1] {
+			out = append(out, [2]int{d, d})
+		}
+		if in[d] {
+			out[len(out)-1][1] = d
+		}
+	}
+	return out
+}
+
 // scanAccountReminder scans a row of accountRemindersQuery.
 func scanAccountReminder(sc scanner, r *Reminder) error {
 	var first string
@@ -103,12 +153,16 @@ func scanAccountReminder(sc scanner, r *Reminder) error {
 	return nil
 }
 
-// AccountReminders lists every reminder of the account with its person's
-// name, by id: one query for the digests and the upcoming list, which
-// work out the days in Go. The one_time reminders that went out already
-// are left out.
-func (s *Store) AccountReminders(ctx context.Context, accountID int64) ([]Reminder, error) {
-	rows, err := s.r.QueryContext(ctx, accountRemindersQuery+` AND r.sent_at IS NULL ORDER BY r.id`, accountID)
+// AccountReminders lists the reminders of the account that can fall
+// within spans, with their persons' names, by id: one query for the
+// digests and the upcoming list, which work out the days in Go. The
+// one_time reminders that went out already are left out. A one_time or
+// yearly reminder can fall within spans only on its first day's month
+// and day, a monthly one on its day of the month (or a month's last day);
+// daily and weekly ones are read whatever the spans. Nil spans read all.
+func (s *Store) AccountReminders(ctx context.Context, accountID int64, spans []DaySpan) ([]Reminder, error) {
+	q, args := upcomingRemindersQuery(accountID, spans)
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: account reminders: %w", err)
 	}

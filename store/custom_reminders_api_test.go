@@ -114,7 +114,7 @@ func TestReminders(t *testing.T) {
 		if got, _ := s.Reminder(ctx, me.AccountID, pam.ID, weekly.ID); got.SentAt != nil {
 			t.Errorf("a weekly reminder was marked sent: %v", deref(got.SentAt))
 		}
-		unsent, err := s.AccountReminders(ctx, me.AccountID)
+		unsent, err := s.AccountReminders(ctx, me.AccountID, nil)
 		if err != nil || len(unsent) != 1 || unsent[0].ID != weekly.ID || unsent[0].PersonName != "Pam" {
 			t.Fatalf("unsent %+v, %v", unsent, err)
 		}
@@ -140,13 +140,13 @@ func TestReminders(t *testing.T) {
 		if err := s.DeletePerson(ctx, me.AccountID, jim.ID); err != nil {
 			t.Fatal(err)
 		}
-		if all, err := s.AccountReminders(ctx, me.AccountID); err != nil || len(all) != 1 || all[0].ID != weekly.ID {
+		if all, err := s.AccountReminders(ctx, me.AccountID, nil); err != nil || len(all) != 1 || all[0].ID != weekly.ID {
 			t.Fatalf("after deleting Jim: %+v, %v", all, err)
 		}
 		if err := s.Prune(ctx, me.AccountID); err != nil {
 			t.Fatal(err)
 		}
-		if all, err := s.AccountReminders(ctx, me.AccountID); err != nil || len(all) != 0 {
+		if all, err := s.AccountReminders(ctx, me.AccountID, nil); err != nil || len(all) != 0 {
 			t.Fatalf("after the prune: %+v, %v", all, err)
 		}
 	})

@@ -2,10 +2,35 @@ package store
 
 // The statements the reminders run for every account each day, for the
 // test that reads their plans (store_test cannot see unexported names).
-const (
-	YearlyDatesQuery = yearlyDatesQuery
-	DueContactsQuery = dueContactsQuery
+var (
+	YearlyDatesQuery, _ = yearlyDatesQuery(0, nil)
+	DueContactsQuery    = dueContactsQuery
+	DueTasksQuery       = dueTasksQuery
 )
+
+// UpcomingQueries are the statements the reminders read a span's dates
+// with, each with its arguments for accountID and spans.
+func UpcomingQueries(accountID int64, spans []DaySpan) map[string]struct {
+	Query string
+	Args  []any
+} {
+	out := map[string]struct {
+		Query string
+		Args  []any
+	}{}
+	add := func(name string, query func(int64, []DaySpan) (string, []any)) {
+		q, args := query(accountID, spans)
+		out[name] = struct {
+			Query string
+			Args  []any
+		}{q, args}
+	}
+	add("birthdays", upcomingBirthdaysQuery)
+	add("life events", lifeEventsQuery)
+	add("important dates", yearlyDatesQuery)
+	add("reminders", upcomingRemindersQuery)
+	return out
+}
 
 // BatchQueries are the statements an export reads each batch of persons
 // with, for the test that reads their plans.

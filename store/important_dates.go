@@ -165,20 +165,23 @@ func (s *Store) DeleteImportantDate(ctx context.Context, accountID, personID, id
 	})
 }
 
-// yearlyDatesQuery reads an account's dates to recall through the partial
-// index important_dates_yearly, which also gives their order, and each
+// yearlyDatesQuery reads an account's dates to recall within spans (all
+// when nil) through the partial index important_dates_yearly, and each
 // date's person by primary key: one statement, however many persons.
-const yearlyDatesQuery = `SELECT d.id, d.person_id, p.first_name, p.last_name, d.label, d.year, d.month, d.day
+func yearlyDatesQuery(accountID int64, spans []DaySpan) (string, []any) {
+	return perSpan(`SELECT d.id, d.person_id, p.first_name, p.last_name, d.label, d.year, d.month, d.day
 	FROM important_dates d JOIN persons p ON p.id = d.person_id
-	WHERE d.account_id = ? AND d.remind_yearly
-	ORDER BY d.month, d.day, d.id`
+	WHERE d.account_id = ? AND d.remind_yearly`, "d.month", "d.day", spans, "7, 8, 1", accountID)
+}
 
-// YearlyDates returns every important date of the account that asks to be
-// recalled every year, by month, day and id, with its person's name. The
-// reminders call it once a day for each account; whether a date falls on
-// a given day (29 February in a common year) is theirs to decide.
-func (s *Store) YearlyDates(ctx context.Context, accountID int64) ([]YearlyDate, error) {
-	rows, err := s.r.QueryContext(ctx, yearlyDatesQuery, accountID)
+// YearlyDates returns the important dates of the account that ask to be
+// recalled every year and fall within spans (all of them when spans is
+// nil), by month, day and id, with their persons' names. The reminders
+// call it once a day for each account; whether a date falls on a given
+// day (29 February in a common year) is theirs to decide.
+func (s *Store) YearlyDates(ctx context.Context, accountID int64, spans []DaySpan) ([]YearlyDate, error) {
+	query, args := yearlyDatesQuery(accountID, spans)
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: list yearly dates: %w", err)
 	}

@@ -84,7 +84,7 @@ func TestYearlyDates(t *testing.T) {
 		return d
 	}
 
-	if list, err := s.YearlyDates(ctx, me.AccountID); err != nil || list == nil || len(list) != 0 {
+	if list, err := s.YearlyDates(ctx, me.AccountID, nil); err != nil || list == nil || len(list) != 0 {
 		t.Fatalf("no dates yet: %+v, %v", list, err)
 	}
 	wedding := add(me.AccountID, jim.ID, "anniversary", ptr(int64(2010)), 6, 12, true)
@@ -93,7 +93,7 @@ func TestYearlyDates(t *testing.T) {
 	met := add(me.AccountID, pam.ID, "met", ptr(int64(2001)), 6, 12, true)
 	add(them.AccountID, theirs.ID, "theirs", nil, 3, 3, true)
 
-	list, err := s.YearlyDates(ctx, me.AccountID)
+	list, err := s.YearlyDates(ctx, me.AccountID, nil)
 	want := []store.YearlyDate{
 		{ID: nameDay.ID, PersonID: pam.ID, Name: "Pam", Label: "name_day", Month: 2, Day: 29},
 		{ID: wedding.ID, PersonID: jim.ID, Name: "Jim Halpert", Label: "anniversary", Year: ptr(int64(2010)), Month: 6, Day: 12},
@@ -108,10 +108,10 @@ func TestYearlyDates(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantErr(t, s.DeletePerson(ctx, me.AccountID, pam.ID), nil)
-	if list, err := s.YearlyDates(ctx, me.AccountID); err != nil || len(list) != 0 {
+	if list, err := s.YearlyDates(ctx, me.AccountID, nil); err != nil || len(list) != 0 {
 		t.Errorf("after the changes: %+v, %v", list, err)
 	}
-	if list, err := s.YearlyDates(ctx, them.AccountID); err != nil || len(list) != 1 || list[0].Label != "theirs" || list[0].Name != "Theirs" {
+	if list, err := s.YearlyDates(ctx, them.AccountID, nil); err != nil || len(list) != 1 || list[0].Label != "theirs" || list[0].Name != "Theirs" {
 		t.Errorf("the other account's: %+v, %v", list, err)
 	}
 }

@@ -213,6 +213,17 @@ func TestReminderQueriesUseIndexes(t *testing.T) {
 			if _, err := s.CreateInteraction(ctx, account, p.ID, store.InteractionInput{HappenedOn: "2026-03-02", Kind: "call"}); err != nil {
 				t.Fatal(err)
 			}
+			at := int64(1_700_000_000 + i*86_400)
+			if _, err := s.CreateLifeEvent(ctx, account, p.ID, store.LifeEventInput{Description: "moved", HappenedAt: at, ShouldBeReminded: i%20 == 0}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.CreateTask(ctx, account, p.ID, store.TaskInput{Name: "call", DueAt: &at, IsCompleted: ptr(i%30 != 0)}); err != nil {
+				t.Fatal(err)
+			}
+			freq := store.Frequencies[i/10%len(store.Frequencies)]
+			if _, err := s.CreateReminder(ctx, account, p.ID, store.ReminderInput{Label: "ring", StartsOn: fmt.Sprintf("2026-%02d-15", i%12+1), Frequency: freq, Every: 1}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	driver, explain := "sqlite", "EXPLAIN QUERY PLAN "
@@ -238,18 +249,27 @@ func TestReminderQueriesUseIndexes(t *testing.T) {
 	} else if _, err := conn.ExecContext(ctx, `ANALYZE`); err != nil {
 		t.Fatal(err)
 	}
+	// A month's days across New Year, as the upcoming list asks for them.
+	spans := []store.DaySpan{{Month: 12, From: 20, To: 31}, {Month: 1, From: 1, To: 19}}
+	upcoming := store.UpcomingQueries(me.AccountID, spans)
 	for _, c := range []struct {
 		name, query string
+		args        []any
 		indexes     []string
 	}{
-		{"YearlyDates", store.YearlyDatesQuery, []string{"important_dates_yearly"}},
-		{"DueContacts", store.DueContactsQuery, []string{"stay_in_touch_account", "interactions_person"}},
+		{"YearlyDates", store.YearlyDatesQuery, []any{me.AccountID}, []string{"important_dates_yearly"}},
+		{"DueContacts", store.DueContactsQuery, []any{me.AccountID}, []string{"stay_in_touch_account", "interactions_person"}},
+		{"due tasks", store.DueTasksQuery, []any{me.AccountID, int64(1_800_000_000)}, []string{"tasks_open_due"}},
+		{"birthdays", upcoming["birthdays"].Query, upcoming["birthdays"].Args, []string{"persons_birthday"}},
+		{"life events", upcoming["life events"].Query, upcoming["life events"].Args, []string{"life_events_yearly"}},
+		{"important dates", upcoming["important dates"].Query, upcoming["important dates"].Args, []string{"important_dates_yearly"}},
+		{"reminders", upcoming["reminders"].Query, upcoming["reminders"].Args, []string{"reminders_upcoming"}},
 	} {
 		q := c.query
 		if store.IsPostgres(where) {
 			q = store.Rebind(q)
 		}
-		rows, err := conn.QueryContext(ctx, explain+q, me.AccountID)
+		rows, err := conn.QueryContext(ctx, explain+q, c.args...)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

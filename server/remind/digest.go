@@ -169,6 +169,16 @@ func Spans(today time.Time, days int) []store.DaySpan {
 	return out
 }
 
+// eventSpans are Spans for the life events, whose month and day the store
+// knows in UTC: a day in any zone is at most a day from UTC's, and a
+// month and day a day away in the event's year can be two away in this
+// one (1 March after 28 February of a common year is 29 February's
+// neighbour in a leap year), so two days more on each side hold every
+// event that falls in the span; Upcoming keeps only those that do.
+func eventSpans(from time.Time, days int) []store.DaySpan {
+	return Spans(from.AddDate(0, 0, -2), days+4)
+}
+
 // IsBirthday reports whether an important date's label makes it a
 // birthday, worded as one everywhere.
 func IsBirthday(label string) bool { return strings.EqualFold(strings.TrimSpace(label), "birthday") }

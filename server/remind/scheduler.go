@@ -242,7 +242,7 @@ func (s *Scheduler) addActions(ctx context.Context, msg Message, now time.Time) 
 // ReadSource reads what the account's reminders from today through days
 // later are made of, and the user's snoozes: for the digests, the
 // upcoming reminders and the web app's dashboard. A user with snoozes
-// gets the birthdays of the week before today too, for a snoozed one to
+// gets the dates of the week before today too, for a snoozed one to
 // show a week late.
 func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, today time.Time, days int, loc *time.Location) (Source, error) {
 	weekAgo := today.AddDate(0, 0, -snoozeDays)
@@ -250,17 +250,18 @@ func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, t
 	if err != nil {
 		return Source{}, err
 	}
-	spans := Spans(today, days)
+	from, span := today, days
 	if len(snoozes) > 0 {
-		spans = Spans(weekAgo, days+snoozeDays)
+		from, span = weekAgo, days+snoozeDays
 	}
+	spans := Spans(from, span)
 	end := time.Date(today.Year(), today.Month(), today.Day()+days+1, 0, 0, 0, 0, loc)
-	data, err := st.ReminderData(ctx, accountID, end.Unix(), spans)
+	data, err := st.ReminderData(ctx, accountID, end.Unix(), spans, eventSpans(from, span))
 	if err != nil {
 		return Source{}, err
 	}
 	src := Source{Yearly: data.Yearly, Tasks: data.Tasks, Snoozes: snoozes}
-	dates, err := st.YearlyDates(ctx, accountID)
+	dates, err := st.YearlyDates(ctx, accountID, spans)
 	if err != nil {
 		return Source{}, err
 	}
@@ -268,7 +269,7 @@ func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, t
 		src.Yearly = append(src.Yearly, store.Yearly{ID: d.ID, PersonID: d.PersonID, PersonName: d.Name, Kind: store.YearlyImportantDate,
 			Label: d.Label, Year: d.Year, Month: int(d.Month), Day: int(d.Day)})
 	}
-	if src.Reminders, err = st.AccountReminders(ctx, accountID); err != nil {
+	if src.Reminders, err = st.AccountReminders(ctx, accountID, spans); err != nil {
 		return Source{}, err
 	}
 	contacts, err := st.DueContacts(ctx, accountID)

@@ -1,0 +1,43 @@
+-- The upcoming list, the dashboard and the digests find the next days'
+-- dates by month and day, through an index, instead of reading the
+-- account's every date.
+--
+-- A life event's day is that of happened_at in the reading user's zone,
+-- which the database does not know: utc_month and utc_day are its day in
+-- UTC, at most a day from any zone's, so a reader widens its days to
+-- either side and keeps the exact ones. A trigger keeps them, so no
+-- write path (create, update, import, merge, copy) can forget them.
+ALTER TABLE life_events ADD COLUMN utc_month bigint;
+ALTER TABLE life_events ADD COLUMN utc_day bigint;
+UPDATE life_events SET utc_month = extract(month FROM to_timestamp(happened_at) AT TIME ZONE 'UTC'),
+  utc_day = extract(day FROM to_timestamp(happened_at) AT TIME ZONE 'UTC');
+CREATE FUNCTION life_events_utc_day() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.utc_month := extract(month FROM to_timestamp(NEW.happened_at) AT TIME ZONE 'UTC');
+  NEW.utc_day := extract(day FROM to_timestamp(NEW.happened_at) AT TIME ZONE 'UTC');
+  RETURN NEW;
+END $$;
+CREATE TRIGGER life_events_utc_day BEFORE INSERT OR UPDATE OF happened_at ON life_events
+  FOR EACH ROW EXECUTE FUNCTION life_events_utc_day();
+CREATE INDEX life_events_yearly ON life_events(account_id, utc_month, utc_day) WHERE should_be_reminded;
+
+-- A reminder's first day's month and day: a one_time or yearly one falls
+-- in the next days only if these do. Daily, weekly and monthly ones fall
+-- in nearly any month, and are read by frequency.
+ALTER TABLE reminders ADD COLUMN start_month bigint;
+ALTER TABLE reminders ADD COLUMN start_day bigint;
+UPDATE reminders SET start_month = CAST(substr(starts_on, 6, 2) AS bigint), start_day = CAST(substr(starts_on, 9, 2) AS bigint);
+CREATE FUNCTION reminders_start_day() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.start_month := CAST(substr(NEW.starts_on, 6, 2) AS bigint);
+  NEW.start_day := CAST(substr(NEW.starts_on, 9, 2) AS bigint);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER reminders_start_day BEFORE INSERT OR UPDATE OF starts_on ON reminders
+  FOR EACH ROW EXECUTE FUNCTION reminders_start_day();
+CREATE INDEX reminders_upcoming ON reminders(account_id, frequency, start_month, start_day) WHERE sent_at IS NULL;
+
+-- The open tasks alone, by due date: the upcoming list shows those due in
+-- its days and those overdue, and an account's done tasks, which pile up
+-- over the years, are not read for them.
+CREATE INDEX tasks_open_due ON tasks(account_id, due_at) WHERE NOT is_completed;
