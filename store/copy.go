@@ -41,7 +41,10 @@ var copySkipped = []string{"schema_migrations", "health_probe", "rate_buckets", 
 	"passkey_challenges",
 	// SQLite's search index and its shadow tables, which the target's
 	// triggers fill as persons arrive.
-	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config"}
+	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config",
+	// The accounts' counts of persons, which the target's triggers count
+	// as persons arrive (migration 0038).
+	"person_counts"}
 
 // ErrTargetNotEmpty is the refusal of a target that holds rows already:
 // the copy keeps the source's ids, which the target's rows could hold.

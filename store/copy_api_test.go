@@ -67,6 +67,12 @@ func TestCopy(t *testing.T) {
 			if got := countOf(counts, "persons"); got != 1 {
 				t.Errorf("persons: %d rows copied, want 1", got)
 			}
+			// The list's total and last contact are the target's, which its
+			// triggers made as the rows arrived (migration 0038).
+			listed, total, err := dst.ListPersons(t.Context(), u.AccountID, store.PersonListQuery{Order: store.OrderByLastContacted}, 10, 0)
+			if err != nil || total != 1 || len(listed) != 1 || listed[0].LastContact == nil || *listed[0].LastContact != "2026-03-02" {
+				t.Errorf("the target lists %+v, %d in all (%v), want Kept, last in touch 2026-03-02, 1 in all", listed, total, err)
+			}
 
 			// What the store reads back is the same on both.
 			for _, read := range []func(*store.Store) (any, error){

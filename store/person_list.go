@@ -16,9 +16,9 @@ const (
 // PersonOrders are the orders ListPersons takes.
 var PersonOrders = []string{OrderByName, OrderByLastName, OrderByLastContacted}
 
-// lastContacted is the person's latest interaction day: one lookup in
-// interactions_person (person_id, happened_on) per person.
-const lastContacted = `(SELECT max(i.happened_on) FROM interactions i WHERE i.person_id = persons.id)`
+// lastContacted is the person's latest interaction day, which the
+// interactions' triggers keep (migration 0038).
+const lastContacted = `persons.last_contacted`
 
 // personOrders are the ORDER BY of each order, the id last so that a
 // page never repeats or skips a person. An empty day sorts below every
@@ -27,7 +27,8 @@ var personOrders = map[string]string{
 	// The expressions of the index persons_by_name (migration 0023).
 	OrderByName: `lower(first_name), lower(coalesce(last_name, '')), id`,
 	// The expressions of the index persons_by_last_name (migration 0029).
-	OrderByLastName:      `(coalesce(last_name, '') = ''), lower(coalesce(last_name, '')), lower(first_name), id`,
+	OrderByLastName: `(coalesce(last_name, '') = ''), lower(coalesce(last_name, '')), lower(first_name), id`,
+	// The expressions of the index persons_by_last_contacted (migration 0038).
 	OrderByLastContacted: `coalesce(` + lastContacted + `, '') DESC, lower(first_name), lower(coalesce(last_name, '')), id`,
 }
 

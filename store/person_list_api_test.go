@@ -56,6 +56,17 @@ func TestCreatePersonWith(t *testing.T) {
 		if has, err := s.HasPersons(t.Context(), other.AccountID); err != nil || has {
 			t.Errorf("HasPersons = %v (%v) after a failed create, want false", has, err)
 		}
+		// The count the list reads is the transaction's too: rolled back
+		// with it (on PostgreSQL, written only at a commit).
+		if _, total, err := s.Persons(t.Context(), other.AccountID, 10, 0); err != nil || total != 0 {
+			t.Errorf("the list's total is %d (%v) after a failed create, want 0", total, err)
+		}
+		if _, err := s.CreatePerson(t.Context(), other.AccountID, personIn("Cal")); err != nil {
+			t.Fatal(err)
+		}
+		if _, total, err := s.Persons(t.Context(), other.AccountID, 10, 0); err != nil || total != 1 {
+			t.Errorf("the list's total is %d (%v) after a create, want 1", total, err)
+		}
 	})
 }
 

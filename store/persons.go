@@ -194,10 +194,19 @@ func (s *Store) listedPage(ctx context.Context, accountID int64, cond string, ar
 	}
 	defer tx.end(ctx, false)
 	where := `account_id = ?` + cond
+	if leads(cond) {
+		// The unary plus keeps every index of the account's persons from
+		// serving the account's condition: SQLite, which has no statistics
+		// (Kith runs no ANALYZE), would otherwise walk the account's
+		// persons in the page's order and test each against the tag's or
+		// the search's ids, 70 ms for a page of a small tag at 100,000
+		// people instead of 3.
+		where = `+account_id = ?` + cond
+	}
 	args = append([]any{accountID}, args...)
-	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM persons WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("store: count persons: %w", err)
+	total, err := countPersons(ctx, tx, where, cond, args)
+	if err != nil {
+		return nil, 0, err
 	}
 	page := `FROM persons WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
@@ -235,6 +244,27 @@ func (s *Store) listedPage(ctx context.Context, accountID int64, cond string, ar
 		return nil, 0, err
 	}
 	return persons, total, nil
+}
+
+// leads is whether cond picks persons by ids that an index of its own
+// finds, a tag's or the search index's (" AND id IN (…)"): then the page
+// starts from those ids, as many as cond finds, whatever the account's size.
+func leads(cond string) bool { return strings.HasPrefix(cond, ` AND id IN (`) }
+
+// countPersons is how many persons where (on the account, and cond)
+// picks: the account's count that the triggers keep (migration 0038)
+// when cond picks them all, one row whatever their number; else those
+// cond finds, as many rows as it finds.
+func countPersons(ctx context.Context, tx *txn, where, cond string, args []any) (int64, error) {
+	query := `SELECT count(*) FROM persons WHERE ` + where
+	if cond == "" {
+		query = `SELECT coalesce((SELECT persons FROM person_counts WHERE account_id = ?), 0)`
+	}
+	var total int64
+	if err := tx.QueryRowContext(ctx, query, args...).Scan(&total); err != nil {
+		return 0, fmt.Errorf("store: count persons: %w", err)
+	}
+	return total, nil
 }
 
 // Person returns one of the account's persons.

@@ -213,7 +213,8 @@ var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "chan
 // each references accounts ON DELETE CASCADE.
 var accountRowTables = []string{"persons", "contact_details", "important_dates", "notes", "gifts", "life_events",
 	"work_history", "tasks", "interactions", "stay_in_touch", "photos", "task_categories", "genders", "journals",
-	"journal_entries", "tags", "person_tags", "deleted_cards", "logs", "relationship_types", "relationships", "reminders"}
+	"journal_entries", "tags", "person_tags", "deleted_cards", "logs", "relationship_types", "relationships", "reminders",
+	"person_counts"}
 
 // UserDeletionOf tells what DeleteUser would delete for this email, and
 // deletes nothing.
