@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // JSONErrors wraps a plain TCP listener so that the answers net/http
@@ -35,21 +36,26 @@ func (l jsonErrorListener) Accept() (net.Conn, error) {
 
 type jsonErrorConn struct{ net.Conn }
 
+// Compiled at the first refusal, not by every start of every command.
 var (
 	// netHTTPError is net/http's plain-text refusal of a request it could
 	// not read (conn.serve in net/http/server.go).
-	netHTTPError = regexp.MustCompile(`^HTTP/1\.1 ([45][0-9]{2}) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n[^\r\n]*$`)
+	netHTTPError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^HTTP/1\.1 ([45][0-9]{2}) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n[^\r\n]*$`)
+	})
 	// netHTTPExpect is its empty 417 (response.sendExpectationFailed).
-	netHTTPExpect = regexp.MustCompile(`^HTTP/1\.1 (417) Expectation Failed\r\n(?:[A-Za-z-]+: [^\r\n]*\r\n)*\r\n$`)
+	netHTTPExpect = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^HTTP/1\.1 (417) Expectation Failed\r\n(?:[A-Za-z-]+: [^\r\n]*\r\n)*\r\n$`)
+	})
 )
 
 func (c jsonErrorConn) Write(p []byte) (int, error) {
 	if len(p) > 1024 || len(p) < 12 || string(p[:10]) != "HTTP/1.1 4" && string(p[:10]) != "HTTP/1.1 5" {
 		return c.Conn.Write(p)
 	}
-	m := netHTTPError.FindSubmatch(p)
+	m := netHTTPError().FindSubmatch(p)
 	if m == nil {
-		m = netHTTPExpect.FindSubmatch(p)
+		m = netHTTPExpect().FindSubmatch(p)
 	}
 	if m == nil {
 		return c.Conn.Write(p)

@@ -21,20 +21,17 @@ const sqliteMigrations = "migrations/sqlite"
 
 type migration struct {
 	version int
-	name    string
-	sql     string
-	// foreignKeysOff: the migration rebuilds tables that others refer to,
-	// and runs with foreign keys off (see withForeignKeysOff). Its file
-	// starts with the line noForeignKeys.
-	foreignKeysOff bool
+	name    string // the file's name without .sql
+	file    string // its path in migrationFiles
 }
 
 // noForeignKeys is the first line of a migration that runs with foreign
 // keys off.
 const noForeignKeys = "-- kith: foreign keys off"
 
-// migrations returns the embedded migrations in version order. Their file
-// names are NNNN_name.sql.
+// migrations returns the embedded migrations in version order, from their
+// file names, NNNN_name.sql, alone: a start with nothing to apply reads
+// none of them (read).
 func migrations(dir string) ([]migration, error) {
 	entries, err := fs.ReadDir(migrationFiles, dir)
 	if err != nil {
@@ -48,15 +45,21 @@ func migrations(dir string) ([]migration, error) {
 		if !ok || err != nil || v <= 0 {
 			return nil, fmt.Errorf("store: migration %q is not named NNNN_name.sql", e.Name())
 		}
-		body, err := migrationFiles.ReadFile(dir + "/" + e.Name())
-		if err != nil {
-			return nil, fmt.Errorf("store: read migration %s: %w", e.Name(), err)
-		}
-		ms = append(ms, migration{version: v, name: name, sql: string(body),
-			foreignKeysOff: strings.HasPrefix(string(body), noForeignKeys+"\n")})
+		ms = append(ms, migration{version: v, name: name, file: dir + "/" + e.Name()})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	return ms, nil
+}
+
+// read returns the migration's statements, and whether it runs with
+// foreign keys off (see withForeignKeysOff): its file starts with the
+// line noForeignKeys.
+func (m migration) read() (statements string, foreignKeysOff bool, err error) {
+	body, err := migrationFiles.ReadFile(m.file)
+	if err != nil {
+		return "", false, fmt.Errorf("store: read migration %s: %w", m.name, err)
+	}
+	return string(body), strings.HasPrefix(string(body), noForeignKeys+"\n"), nil
 }
 
 // Migrate applies the pending migrations, each in one transaction with its
@@ -75,26 +78,19 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkKithSchema(ctx); err != nil {
+	// A database already Kith's is checked by two reads, and only one
+	// behind this binary is written: the writer's connection is not opened
+	// by a start that has nothing to apply.
+	ours, err := s.checkKithSchema(ctx)
+	if err != nil {
 		return nil, err
 	}
-	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		// Under the migration lock: two PostgreSQL instances creating the
-		// table at once would otherwise collide in the catalog.
-		if err := s.eng.lockMigrations(ctx, tx); err != nil {
-			return err
+	if !ours {
+		if err := s.createSchemaMigrations(ctx); err != nil {
+			return nil, err
 		}
-		_, err := tx.Tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version    INTEGER PRIMARY KEY,
-			name       TEXT    NOT NULL,
-			applied_at BIGINT  NOT NULL
-		)`)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: create schema_migrations: %w", err)
 	}
-	current, err := s.SchemaVersion(ctx)
+	current, err := schemaVersion(ctx, s.r)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +106,10 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 		if upTo > 0 && m.version > upTo {
 			break
 		}
+		statements, foreignKeysOff, err := m.read()
+		if err != nil {
+			return applied, err
+		}
 		ran := false
 		apply := func() error {
 			return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
@@ -122,17 +122,17 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 				if err != nil || v >= m.version {
 					return err
 				}
-				if m.foreignKeysOff {
+				if foreignKeysOff {
 					if err := foreignKeysAreOff(ctx, tx); err != nil {
 						return fmt.Errorf("store: migration %s: %w", m.name, err)
 					}
 				}
 				// Tx.ExecContext itself: a migration is several statements,
 				// run once, and nothing to keep.
-				if _, err := tx.Tx.ExecContext(ctx, m.sql); err != nil {
+				if _, err := tx.Tx.ExecContext(ctx, statements); err != nil {
 					return fmt.Errorf("store: migration %s: %w", m.name, err)
 				}
-				if m.foreignKeysOff {
+				if foreignKeysOff {
 					if err := checkForeignKeys(ctx, tx); err != nil {
 						return fmt.Errorf("store: migration %s: %w", m.name, err)
 					}
@@ -143,7 +143,7 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) ([]string, error) {
 				return err
 			})
 		}
-		if m.foreignKeysOff {
+		if foreignKeysOff {
 			err = s.withForeignKeysOff(ctx, apply)
 		} else {
 			err = apply()
@@ -177,24 +177,48 @@ func schemaVersion(ctx context.Context, q queryer) (int, error) {
 	return v, nil
 }
 
+// createSchemaMigrations makes the table of applied migrations in a
+// database that has none yet.
+func (s *Store) createSchemaMigrations(ctx context.Context) error {
+	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		// Under the migration lock: two PostgreSQL instances creating the
+		// table at once would otherwise collide in the catalog.
+		if err := s.eng.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.Tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    INTEGER PRIMARY KEY,
+			name       TEXT    NOT NULL,
+			applied_at BIGINT  NOT NULL
+		)`)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: create schema_migrations: %w", err)
+	}
+	return nil
+}
+
 // checkKithSchema refuses a database that is neither empty nor Kith's: one
 // with tables but no schema_migrations, or with a schema_migrations that
 // another tool made (golang-migrate's has version and dirty). Migrating it
-// would add Kith's tables, and an admin, to someone else's data.
-func (s *Store) checkKithSchema(ctx context.Context) error {
-	kith, tables, err := s.eng.tables(ctx, s.w)
+// would add Kith's tables, and an admin, to someone else's data. ours
+// reports whether Kith's schema_migrations is there; an empty database
+// has none.
+func (s *Store) checkKithSchema(ctx context.Context) (ours bool, err error) {
+	kith, tables, err := s.eng.tables(ctx, s.r)
 	if err != nil {
-		return fmt.Errorf("store: read the schema: %w", err)
+		return false, fmt.Errorf("store: read the schema: %w", err)
 	}
 	switch {
 	case kith == 3:
-		return nil
+		return true, nil
 	case kith > 0 || tables.Valid:
 		what := "a schema_migrations table that is not Kith's"
 		if tables.Valid {
 			what = "tables (" + tables.String + ") but no Kith schema_migrations"
 		}
-		return fmt.Errorf("store: the database is not a Kith database: it has %s; point db at a new file or at a Kith database", what)
+		return false, fmt.Errorf("store: the database is not a Kith database: it has %s; point db at a new file or at a Kith database", what)
 	}
-	return nil // empty
+	return false, nil // empty
 }

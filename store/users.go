@@ -293,6 +293,15 @@ type Credentials struct {
 // when the database has no user at all. It returns nil when users exist,
 // so the credentials are made and shown once in the life of a database.
 func (s *Store) Bootstrap(ctx context.Context, email string) (*Credentials, error) {
+	// Read first: a start that finds a user writes nothing, and so opens
+	// no writer's connection (openSQLite).
+	var one int
+	switch err := s.r.QueryRowContext(ctx, `SELECT 1 FROM users LIMIT 1`).Scan(&one); {
+	case err == nil:
+		return nil, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, fmt.Errorf("store: count users: %w", err)
+	}
 	var creds *Credentials
 	err := s.withTx(ctx, func(ctx context.Context, tx *txn) error {
 		var n int

@@ -3,6 +3,7 @@ package web
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"kith/server/input"
 )
@@ -54,32 +55,39 @@ var plainSays = map[string]string{
 	input.MsgUntilBeforeStart:                                                                      "“Until” cannot be before the first date.",
 }
 
-// plainRules word the contract's rules (contract.md §2) by the label.
-var plainRules = []struct {
+// plainRule words one of the contract's rules (contract.md §2) by the
+// label.
+type plainRule struct {
 	re  *regexp.Regexp
 	say string // $label is the field's label, $1… the rule's groups
-}{
-	{regexp.MustCompile(`^The .+ field is required(?: when .+)?\.$`), "Fill in “$label”."},
-	{regexp.MustCompile(`^The .+ field must be a valid email address\.$`), "Enter a valid email address, such as ada@example.com."},
-	{regexp.MustCompile(`^The .+ field must be a valid URL\.$`), "Enter a web address that starts with http:// or https://."},
-	{regexp.MustCompile(`^The .+ field must not be greater than (\d+) characters\.$`), "“$label” takes at most $1 characters."},
-	{regexp.MustCompile(`^The selected .+ is invalid\.$`), "Choose one of the choices of “$label”."},
-	{regexp.MustCompile(`^The .+ field must be an integer\.$`), "“$label” takes a whole number."},
-	{regexp.MustCompile(`^The .+ field must be between (-?\d+) and (-?\d+)\.$`), "“$label” takes a number from $1 to $2."},
-	{regexp.MustCompile(`^The .+ field must be a valid date\.$`), "“$label” is not a date Kith can read."},
-	{regexp.MustCompile(`^The .+ field must match the format Y-m-d\.$`), "Enter “$label” as YYYY-MM-DD."},
-	{regexp.MustCompile(`^The .+ field must be a date before or equal to (.+)\.$`), "“$label” cannot be later than $1."},
-	{regexp.MustCompile(`^The .+ field must be a valid day of the month\.$`), "That month has no such day."},
-	{regexp.MustCompile(`^The .+ field must be true or false\.$`), "“$label” is yes or no."},
-	{regexp.MustCompile(`^The .+ field format is invalid\.$`), "“$label” is not in a form Kith can read."},
-	{regexp.MustCompile(`^The .+ field must be a date between (\S+) and (\S+)\.$`), "“$label” takes a date from $1 to $2."},
 }
+
+// plainRules are compiled when a form first fails, not at start: every
+// start of every kith command paid for them.
+var plainRules = sync.OnceValue(func() []plainRule {
+	return []plainRule{
+		{regexp.MustCompile(`^The .+ field is required(?: when .+)?\.$`), "Fill in “$label”."},
+		{regexp.MustCompile(`^The .+ field must be a valid email address\.$`), "Enter a valid email address, such as ada@example.com."},
+		{regexp.MustCompile(`^The .+ field must be a valid URL\.$`), "Enter a web address that starts with http:// or https://."},
+		{regexp.MustCompile(`^The .+ field must not be greater than (\d+) characters\.$`), "“$label” takes at most $1 characters."},
+		{regexp.MustCompile(`^The selected .+ is invalid\.$`), "Choose one of the choices of “$label”."},
+		{regexp.MustCompile(`^The .+ field must be an integer\.$`), "“$label” takes a whole number."},
+		{regexp.MustCompile(`^The .+ field must be between (-?\d+) and (-?\d+)\.$`), "“$label” takes a number from $1 to $2."},
+		{regexp.MustCompile(`^The .+ field must be a valid date\.$`), "“$label” is not a date Kith can read."},
+		{regexp.MustCompile(`^The .+ field must match the format Y-m-d\.$`), "Enter “$label” as YYYY-MM-DD."},
+		{regexp.MustCompile(`^The .+ field must be a date before or equal to (.+)\.$`), "“$label” cannot be later than $1."},
+		{regexp.MustCompile(`^The .+ field must be a valid day of the month\.$`), "That month has no such day."},
+		{regexp.MustCompile(`^The .+ field must be true or false\.$`), "“$label” is yes or no."},
+		{regexp.MustCompile(`^The .+ field format is invalid\.$`), "“$label” is not in a form Kith can read."},
+		{regexp.MustCompile(`^The .+ field must be a date between (\S+) and (\S+)\.$`), "“$label” takes a date from $1 to $2."},
+	}
+})
 
 func plainMessage(label, msg string) string {
 	if say, ok := plainSays[msg]; ok {
 		return say
 	}
-	for _, r := range plainRules {
+	for _, r := range plainRules() {
 		m := r.re.FindStringSubmatchIndex(msg)
 		if m == nil {
 			continue
