@@ -185,7 +185,7 @@ func newPeopleImporter(tx *txn, accountID, now int64, in *PeopleImport, n *Impor
 	return &peopleImporter{
 		importer: importer{tx: tx, accountID: accountID, now: now, n: n, stmts: map[string]*sql.Stmt{}, uids: map[string]int64{},
 			bulk: newBulkBatch(tx, accountID)},
-		in:       in, byUID: map[string]int64{}, byEmail: map[string]int64{}, byName: map[string]int64{},
+		in: in, byUID: map[string]int64{}, byEmail: map[string]int64{}, byName: map[string]int64{},
 		fileEmails: map[string]*importedPerson{}, fileNames: map[string]*importedPerson{},
 		touched: map[int64]*importedPerson{}, byKey: map[string]*importedPerson{}, genders: map[string]int64{},
 	}
