@@ -10,14 +10,14 @@ import (
 // each, a few hundred rows at a time.
 const bulkBatchSize = 500
 
-// bulkBatch is an import's writes of persons while its account's row in
-// bulk_writes holds the per-row triggers of the card counter and the
-// search text back (migration 0040). Each write of a person's card names
+// bulkBatch is an import's writes of persons while its mark holds the
+// per-row triggers of the card counter and the search text back
+// (migration 0040). Each write of a person's card names
 // the person (touch); end lets the triggers run again, counts the batch
 // as one change of the address book and has the touched persons' search
 // text built, in one statement for the batch. A batch begun must end
-// before its transaction commits: a bulk_writes row left would hold the
-// account's triggers back for good.
+// before its transaction commits: on SQLite, a bulk_writes row left would
+// hold the account's triggers back for good.
 type bulkBatch struct {
 	tx        *txn
 	accountID int64
@@ -35,11 +35,32 @@ func (b *bulkBatch) begin(ctx context.Context) error {
 	if b == nil || b.on {
 		return nil
 	}
-	if _, err := b.tx.ExecContext(ctx, `INSERT INTO bulk_writes (account_id) VALUES (?)`, b.accountID); err != nil {
+	if err := b.mark(ctx, true); err != nil {
 		return fmt.Errorf("store: begin a batch: %w", err)
 	}
 	b.on = true
 	return nil
+}
+
+// mark sets or clears the batch's mark: on SQLite the account's row in
+// bulk_writes; on PostgreSQL a setting local to the transaction, which
+// no other transaction waits for.
+func (b *bulkBatch) mark(ctx context.Context, on bool) error {
+	var err error
+	switch {
+	case b.tx.pool.bind != nil:
+		v := "0"
+		if on {
+			v = "1"
+		}
+		var set string
+		err = b.tx.QueryRowContext(ctx, `SELECT set_config('kith.bulk_' || CAST(? AS BIGINT), ?, true)`, b.accountID, v).Scan(&set)
+	case on:
+		_, err = b.tx.ExecContext(ctx, `INSERT INTO bulk_writes (account_id) VALUES (?)`, b.accountID)
+	default:
+		_, err = b.tx.ExecContext(ctx, `DELETE FROM bulk_writes WHERE account_id = ?`, b.accountID)
+	}
+	return err
 }
 
 // active tells whether the triggers are held back: the writes of a
@@ -64,7 +85,7 @@ func (b *bulkBatch) end(ctx context.Context) error {
 	if b == nil || !b.on {
 		return nil
 	}
-	if _, err := b.tx.ExecContext(ctx, `DELETE FROM bulk_writes WHERE account_id = ?`, b.accountID); err != nil {
+	if err := b.mark(ctx, false); err != nil {
 		return fmt.Errorf("store: end a batch: %w", err)
 	}
 	b.on = false

@@ -2,18 +2,22 @@
 -- triggers a row at a time: the card counter (migration 0020) wrote the
 -- person's row again for each contact detail, date, note, tag and photo,
 -- and the search text (migrations 0021, 0024) was built for each person
--- and built again once their emails were in. An import puts a row in
--- bulk_writes for its account while it writes a batch: the per-row
--- triggers stand aside, and at the end of the batch the store counts the
--- batch's cards once and builds their search text in one statement
--- (store/bulk.go). The row is deleted before the batch ends, so that no
--- other transaction ever sees one.
+-- and built again once their emails were in. While an import writes a
+-- batch, the per-row triggers stand aside, and at the end of the batch the
+-- store counts the batch's cards once and builds their search text in one
+-- statement (store/import_bulk.go).
+--
+-- SQLite, which has one writer, marks the batch with its account's row in
+-- bulk_writes. PostgreSQL marks it in a setting local to the transaction,
+-- as card_bump keeps its count: no other transaction sees it or waits for
+-- it, and it goes with the transaction whatever happens. The table is
+-- here all the same, empty, so that both engines have one schema.
 CREATE TABLE bulk_writes (
   account_id bigint NOT NULL UNIQUE REFERENCES accounts(id) ON DELETE CASCADE
 );
 
 CREATE FUNCTION bulk_writing(acct bigint) RETURNS boolean LANGUAGE sql STABLE AS $$
-  SELECT EXISTS (SELECT 1 FROM bulk_writes WHERE account_id = acct)
+  SELECT coalesce(current_setting('kith.bulk_' || acct, true), '') = '1'
 $$;
 
 -- A person made in a batch still gets a UID, and a card deleted before

@@ -7,8 +7,9 @@
 -- puts a row in bulk_writes for its account while it writes a batch: the
 -- per-row triggers stand aside, and at the end of the batch the store
 -- counts the batch's cards once and builds their search text in one
--- statement (store/bulk.go). The row is deleted before the batch ends, so
--- that no other transaction ever sees one.
+-- statement (store/import_bulk.go). The row is deleted before the batch
+-- ends, and SQLite's one writer commits nothing meanwhile: no other
+-- connection ever sees one. (PostgreSQL keeps its mark in a setting.)
 CREATE TABLE bulk_writes (
   account_id INTEGER NOT NULL UNIQUE REFERENCES accounts(id) ON DELETE CASCADE
 );
