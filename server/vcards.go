@@ -130,8 +130,9 @@ type vcardImportJSON struct {
 // handleVCardImport creates or updates a person for each card of a vCard
 // file, sent as the body (text/vcard) or as the file field of a
 // multipart form. A card that cannot be a person is skipped and named in
-// the answer; the others go in all the same, a page at a time as they are
-// read, so that only the file and one page of cards are in memory.
+// the answer; the others go in all the same, in one transaction, a page at
+// a time as they are read, so that only the file and one page of cards are
+// in memory.
 func (s *Server) handleVCardImport(c echo.Context) error {
 	body, err := transfer.VCardFile(c)
 	if err != nil {
@@ -139,12 +140,12 @@ func (s *Server) handleVCardImport(c echo.Context) error {
 	}
 	ctx, acct := c.Request().Context(), input.Account(c)
 	out := vcardImportJSON{Object: "vcard_import"}
-	out.Skipped, err = transfer.DecodeVCards(body, s.store.Now(), func(batch []store.CardInput) error {
-		created, err := s.store.PutCards(ctx, acct, batch)
-		out.Created += created
-		out.Updated += len(batch) - created
-		return err
-	}, func(links []store.CardLinks) error { return s.store.LinkCards(ctx, acct, links) })
+	out.Created, out.Updated, err = s.store.ImportCards(ctx, acct,
+		func(put func([]store.CardInput) error, link func([]store.CardLinks) error) error {
+			var err error
+			out.Skipped, err = transfer.DecodeVCards(body, s.store.Now(), put, link)
+			return err
+		})
 	if err != nil {
 		return err
 	}

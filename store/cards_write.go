@@ -70,7 +70,7 @@ const NoteSeparator = "\n\n"
 // names are made too (see LinkCards), with the persons the account has.
 func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, check func(*Card) error) (c Card, created bool, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, true, map[string]int64{})
+		c, created, err = s.putCardTx(ctx, tx, accountID, in, check, nil, map[string]int64{})
 		if err != nil {
 			return err
 		}
@@ -87,28 +87,42 @@ func (s *Store) PutCard(ctx context.Context, accountID int64, in CardInput, chec
 // how many persons it created; the others it updated.
 func (s *Store) PutCards(ctx context.Context, accountID int64, ins []CardInput) (created int, err error) {
 	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		created = 0
-		tagIDs := map[string]int64{}
-		for _, in := range ins {
-			_, isNew, err := s.putCardTx(ctx, tx, accountID, in, nil, false, tagIDs)
-			if err != nil {
-				return err
-			}
-			if isNew {
-				created++
-			}
-		}
-		return s.logAction(ctx, tx, "persons_import", fmt.Sprintf("Imported %d cards (%d new persons)", len(ins), created))
+		var err error
+		created, err = s.putCardsTx(ctx, tx, accountID, ins, newBulkBatch(tx, accountID), map[string]int64{})
+		return err
 	})
 	return created, err
 }
 
-// putCardTx is PutCard in tx; a card put alone (PutCard, not PutCards)
-// makes its relationships and is read back. A new card, the most of an
-// import, costs one lookup, one insert and one a detail. tagIDs caches the
-// account's tags for setTags.
-func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, alone bool,
+// ImportCards is a vCard file's import, in one transaction: a failure
+// leaves the account as it was. read hands the file's cards to put a page
+// at a time, each put as PutCards puts it, then the relationships they
+// name to link, as LinkCards makes them; it returns the first error of
+// either. created counts the persons made, updated the others.
+func (s *Store) ImportCards(ctx context.Context, accountID int64,
+	read func(put func([]CardInput) error, link func([]CardLinks) error) error) (created, updated int, err error) {
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		created, updated = 0, 0
+		bulk, tagIDs := newBulkBatch(tx, accountID), map[string]int64{}
+		put := func(ins []CardInput) error {
+			n, err := s.putCardsTx(ctx, tx, accountID, ins, bulk, tagIDs)
+			created, updated = created+n, updated+len(ins)-n
+			return err
+		}
+		link := func(cards []CardLinks) error { return s.linkCards(ctx, tx, accountID, cards) }
+		return read(put, link)
+	})
+	return created, updated, err
+}
+
+// putCardTx is PutCard in tx; a card put alone (PutCard: bulk is nil)
+// makes its relationships and is read back, and one of a batch of bulk
+// (PutCards) leaves its card's count and search text to the batch's end.
+// A new card, the most of an import, costs one lookup, one insert and one
+// a detail. tagIDs caches the account's tags for setTags.
+func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in CardInput, check func(*Card) error, bulk *bulkBatch,
 	tagIDs map[string]int64) (c Card, created bool, err error) {
+	alone := bulk == nil
 	in.Extra = WithKept(in)
 	if len(in.Details) > MaxContactDetails {
 		return Card{}, false, fmt.Errorf("store: card %s: %w", in.UID, ErrTooManyContactDetails)
@@ -142,7 +156,8 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 		err = s.updateCardPerson(ctx, tx, accountID, oldCard, in)
 	}
 	if err == nil {
-		err = s.putCardDetails(ctx, tx, accountID, personID, oldCard, in.Details)
+		bulk.touch(personID)
+		err = s.putCardDetails(ctx, tx, accountID, personID, oldCard, in.Details, !bulk.active())
 	}
 	if err == nil {
 		err = s.putCardDates(ctx, tx, accountID, personID, oldCard, in.Dates)
@@ -268,8 +283,9 @@ func cardGender(ctx context.Context, tx *txn, accountID int64, name *string) (*i
 
 // putCardDetails replaces the person's contact details with the card's,
 // unless they are the same already: a card saved unchanged rewrites
-// nothing.
-func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID int64, old *Card, details []ContactDetailInput) error {
+// nothing. search asks for the person's search text again.
+func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID int64, old *Card, details []ContactDetailInput,
+	search bool) error {
 	if old != nil && sameDetails(old.Details, details) {
 		return nil
 	}
@@ -290,6 +306,9 @@ func (s *Store) putCardDetails(ctx context.Context, tx *txn, accountID, personID
 		if err != nil {
 			return fmt.Errorf("store: add contact detail from card: %w", err)
 		}
+	}
+	if !search {
+		return nil // the batch's end builds it
 	}
 	return refreshSearch(ctx, tx, personID)
 }

@@ -39,6 +39,8 @@ var copySkipped = []string{"schema_migrations", "health_probe", "rate_buckets", 
 	"oidc_states",
 	// Passkey challenges live five minutes; a copy's target issues its own.
 	"passkey_challenges",
+	// An import's batch holds its row only inside its transaction.
+	"bulk_writes",
 	// SQLite's search index and its shadow tables, which the target's
 	// triggers fill as persons arrive.
 	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config",

@@ -75,7 +75,7 @@ func (s *Store) ImportAccount(ctx context.Context, accountID, userID int64, in A
 			return fmt.Errorf("store: import: %w", err)
 		}
 		im := &importer{tx: tx, accountID: accountID, now: s.now(), n: &n, stmts: map[string]*sql.Stmt{},
-			uids: map[string]int64{}}
+			uids: map[string]int64{}, bulk: newBulkBatch(tx, accountID)}
 		defer im.close()
 		if err := im.run(ctx, userID, in); err != nil {
 			return err
@@ -105,6 +105,9 @@ type importer struct {
 	// stmts are the statements prepared for this import: each runs once a
 	// row, thousands of times.
 	stmts map[string]*sql.Stmt
+	// bulk is the batch of persons being written, whose cards are counted
+	// and search text built once for the batch.
+	bulk *bulkBatch
 }
 
 func (im *importer) close() {
@@ -180,12 +183,21 @@ func (im *importer) run(ctx context.Context, userID int64, in AccountImport) err
 		return nil
 	}
 	err = in.Persons(func(p *PersonRecord) error {
+		if err := im.bulk.begin(ctx); err != nil {
+			return err
+		}
 		if err := im.person(ctx, p); err != nil {
 			return fmt.Errorf("store: import person %d: %w", im.n.Persons, err)
 		}
 		im.n.Persons++
+		if im.bulk.full() {
+			return im.bulk.end(ctx)
+		}
 		return nil
 	})
+	if err == nil {
+		err = im.bulk.end(ctx)
+	}
 	if err != nil {
 		return err
 	}
@@ -377,6 +389,7 @@ func (im *importer) person(ctx context.Context, p *PersonRecord) error {
 	if err != nil {
 		return err
 	}
+	im.bulk.touch(id)
 	if p.UID != nil {
 		im.uids[*p.UID] = id
 	}
@@ -400,7 +413,8 @@ func (im *importer) children(ctx context.Context, person int64, p *PersonRecord)
 			return fmt.Errorf("contact detail: %w", err)
 		}
 	}
-	if len(p.ContactDetails) > 0 {
+	// In a batch, its end builds the search text.
+	if len(p.ContactDetails) > 0 && !im.bulk.active() {
 		if err := im.exec(ctx, refreshSearchSQL, person); err != nil {
 			return fmt.Errorf("search text: %w", err)
 		}

@@ -183,8 +183,9 @@ type pendingPerson struct {
 
 func newPeopleImporter(tx *txn, accountID, now int64, in *PeopleImport, n *ImportCounts) *peopleImporter {
 	return &peopleImporter{
-		importer: importer{tx: tx, accountID: accountID, now: now, n: n, stmts: map[string]*sql.Stmt{}, uids: map[string]int64{}},
-		in:       in, byUID: map[string]int64{}, byEmail: map[string]int64{}, byName: map[string]int64{},
+		importer: importer{tx: tx, accountID: accountID, now: now, n: n, stmts: map[string]*sql.Stmt{}, uids: map[string]int64{},
+			bulk: newBulkBatch(tx, accountID)},
+		in: in, byUID: map[string]int64{}, byEmail: map[string]int64{}, byName: map[string]int64{},
 		fileEmails: map[string]*importedPerson{}, fileNames: map[string]*importedPerson{},
 		touched: map[int64]*importedPerson{}, byKey: map[string]*importedPerson{}, genders: map[string]int64{},
 	}
@@ -386,10 +387,16 @@ func (pi *peopleImporter) flush(ctx context.Context) error {
 	if err := pi.loadPersons(ctx, ids); err != nil {
 		return fmt.Errorf("read the matched persons: %w", err)
 	}
+	if err := pi.bulk.begin(ctx); err != nil {
+		return err
+	}
 	for _, pp := range pi.batch {
 		if err := pi.write(ctx, pp.in, pp.person); err != nil {
 			return fmt.Errorf("person %q: %w", pp.in.FirstName, err)
 		}
+	}
+	if err := pi.bulk.end(ctx); err != nil {
+		return err
 	}
 	// What the batch's persons have is in the transaction now: a later
 	// batch that matches one of them reads it again, and the memory goes.

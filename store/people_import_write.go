@@ -26,11 +26,18 @@ func (pi *peopleImporter) write(ctx context.Context, in *IncomingPerson, p *impo
 	if err := pi.children(ctx, p.id, &add); err != nil {
 		return err
 	}
+	// The card changed when the person was made or their row written,
+	// or when they gained what their card holds.
+	card := p.created || p.added || len(add.ContactDetails)+len(add.ImportantDates)+len(add.Notes)+len(add.WorkHistory) > 0 ||
+		add.Photo != nil
 	if hasRows(&add) {
 		p.added = true
 	}
 	tagged, err := pi.addTags(ctx, p, in.Tags)
 	p.added = p.added || tagged
+	if card || tagged {
+		pi.bulk.touch(p.id)
+	}
 	return err
 }
 

@@ -90,23 +90,27 @@ func WithKept(in CardInput) string {
 // relationship then leaves its person's extra properties; the others stay.
 func (s *Store) LinkCards(ctx context.Context, accountID int64, cards []CardLinks) error {
 	return s.withTx(ctx, func(ctx context.Context, tx *txn) error {
-		types, err := relationshipTypes(ctx, tx, accountID)
+		return s.linkCards(ctx, tx, accountID, cards)
+	})
+}
+
+func (s *Store) linkCards(ctx context.Context, tx *txn, accountID int64, cards []CardLinks) error {
+	types, err := relationshipTypes(ctx, tx, accountID)
+	if err != nil {
+		return err
+	}
+	for _, c := range cards {
+		personID, ok, err := personOfUID(ctx, tx, accountID, c.UID)
 		if err != nil {
 			return err
 		}
-		for _, c := range cards {
-			personID, ok, err := personOfUID(ctx, tx, accountID, c.UID)
-			if err != nil {
+		if ok {
+			if err := s.linkCard(ctx, tx, accountID, personID, c.Related, types); err != nil {
 				return err
 			}
-			if ok {
-				if err := s.linkCard(ctx, tx, accountID, personID, c.Related, types); err != nil {
-					return err
-				}
-			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // linkCard makes the person's relationships that related names and takes

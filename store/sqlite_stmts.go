@@ -127,21 +127,43 @@ func (p *pool) Close() error {
 // statement not yet kept runs unprepared and is kept once the transaction
 // ends: preparing it on the pool meanwhile would wait for the connection
 // the transaction holds, which for the one writer is for ever.
+//
+// own are the statements the transaction has used, bound to it: an import
+// runs each thousands of times in one transaction, which would otherwise
+// parse a missed one each time, and bind a kept one again each time (a
+// statement database/sql holds until the end).
 type txn struct {
 	*sql.Tx
 	pool   *pool
 	missed []string
+	own    map[string]*sql.Stmt
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	if t.pool.bind != nil {
 		return nil
 	}
-	if st := t.pool.kept(query); st != nil {
-		return t.Tx.StmtContext(ctx, st)
+	if st, ok := t.own[query]; ok {
+		return st
 	}
-	t.missed = append(t.missed, query)
-	return nil
+	st := t.pool.kept(query)
+	if st != nil {
+		st = t.Tx.StmtContext(ctx, st)
+	} else {
+		t.missed = append(t.missed, query)
+		if strings.Contains(query, ";") {
+			return nil
+		}
+		var err error
+		if st, err = t.Tx.PrepareContext(ctx, query); err != nil {
+			return nil // the query runs unprepared, and reports the error itself
+		}
+	}
+	if t.own == nil {
+		t.own = map[string]*sql.Stmt{}
+	}
+	t.own[query] = st
+	return st
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
@@ -179,6 +201,6 @@ func (t *txn) end(ctx context.Context, commit bool) error {
 	for _, q := range t.missed {
 		t.pool.prepare(ctx, q)
 	}
-	t.missed = nil
+	t.missed, t.own = nil, nil
 	return err
 }

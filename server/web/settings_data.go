@@ -141,12 +141,12 @@ func (a *App) handleVCardImport(c echo.Context) error {
 	v := importView{Title: "Contacts imported", VCard: true}
 	if err == nil {
 		ctx, acct := c.Request().Context(), input.Account(c)
-		v.Skipped, err = transfer.DecodeVCards(body, a.store.Now(), func(batch []store.CardInput) error {
-			created, err := a.store.PutCards(ctx, acct, batch)
-			v.Created += created
-			v.Updated += len(batch) - created
-			return err
-		}, func(links []store.CardLinks) error { return a.store.LinkCards(ctx, acct, links) })
+		v.Created, v.Updated, err = a.store.ImportCards(ctx, acct,
+			func(put func([]store.CardInput) error, link func([]store.CardLinks) error) error {
+				var err error
+				v.Skipped, err = transfer.DecodeVCards(body, a.store.Now(), put, link)
+				return err
+			})
 	}
 	if input.FieldErrors(err) != nil {
 		return a.importFailed(c, http.StatusUnprocessableEntity, "vcard", err)

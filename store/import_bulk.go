@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// bulkBatchSize is how many persons an import writes between two ends of
+// its batch: one count of the cards and one statement of search text for
+// each, a few hundred rows at a time.
+const bulkBatchSize = 500
+
+// bulkBatch is an import's writes of persons while its mark holds the
+// per-row triggers of the card counter and the search text back
+// (migration 0040). Each write of a person's card names
+// the person (touch); end lets the triggers run again, counts the batch
+// as one change of the address book and has the touched persons' search
+// text built, in one statement for the batch. A batch begun must end
+// before its transaction commits: on SQLite, a bulk_writes row left would
+// hold the account's triggers back for good.
+type bulkBatch struct {
+	tx        *txn
+	accountID int64
+	on        bool
+	persons   []int64
+	seen      map[int64]bool
+}
+
+func newBulkBatch(tx *txn, accountID int64) *bulkBatch {
+	return &bulkBatch{tx: tx, accountID: accountID, seen: map[int64]bool{}}
+}
+
+// begin holds the triggers back, unless they are already.
+func (b *bulkBatch) begin(ctx context.Context) error {
+	if b == nil || b.on {
+		return nil
+	}
+	if err := b.mark(ctx, true); err != nil {
+		return fmt.Errorf("store: begin a batch: %w", err)
+	}
+	b.on = true
+	return nil
+}
+
+// mark sets or clears the batch's mark: on SQLite the account's row in
+// bulk_writes; on PostgreSQL a setting local to the transaction, which
+// no other transaction waits for.
+func (b *bulkBatch) mark(ctx context.Context, on bool) error {
+	var err error
+	switch {
+	case b.tx.pool.bind != nil:
+		v := "0"
+		if on {
+			v = "1"
+		}
+		var set string
+		err = b.tx.QueryRowContext(ctx, `SELECT set_config('kith.bulk_' || CAST(? AS BIGINT), ?, true)`, b.accountID, v).Scan(&set)
+	case on:
+		_, err = b.tx.ExecContext(ctx, `INSERT INTO bulk_writes (account_id) VALUES (?)`, b.accountID)
+	default:
+		_, err = b.tx.ExecContext(ctx, `DELETE FROM bulk_writes WHERE account_id = ?`, b.accountID)
+	}
+	return err
+}
+
+// active tells whether the triggers are held back: the writes of a
+// person's rows then leave the search text to end.
+func (b *bulkBatch) active() bool { return b != nil && b.on }
+
+// touch names a person whose card the batch changed.
+func (b *bulkBatch) touch(id int64) {
+	if b == nil || b.seen[id] {
+		return
+	}
+	b.seen[id] = true
+	b.persons = append(b.persons, id)
+}
+
+// full tells whether the batch has written enough persons to end.
+func (b *bulkBatch) full() bool { return b != nil && len(b.persons) >= bulkBatchSize }
+
+// end lets the triggers run again, gives the touched persons' cards the
+// account's next count and has their search text built.
+func (b *bulkBatch) end(ctx context.Context) error {
+	if b == nil || !b.on {
+		return nil
+	}
+	if err := b.mark(ctx, false); err != nil {
+		return fmt.Errorf("store: end a batch: %w", err)
+	}
+	b.on = false
+	if len(b.persons) == 0 {
+		return nil
+	}
+	// PostgreSQL's card_bump counts a transaction once, as every write
+	// of a person there does; SQLite's triggers count each write.
+	bump := `UPDATE accounts SET card_seq = card_seq + 1 WHERE id = ? RETURNING card_seq`
+	if b.tx.pool.bind != nil {
+		bump = `SELECT card_bump(?)`
+	}
+	var seq int64
+	if err := b.tx.QueryRowContext(ctx, bump, b.accountID).Scan(&seq); err != nil {
+		return fmt.Errorf("store: count a batch's cards: %w", err)
+	}
+	// search_text set to NULL is built again by the triggers, the
+	// batch's persons' in one statement: SQLite's FTS5 index writes them
+	// to the disk together. A new card_seq is no change of its own.
+	args := make([]any, 0, personChunk+2)
+	for ids := b.persons; len(ids) > 0; {
+		n := min(len(ids), personChunk)
+		args = append(args[:0], seq, b.accountID)
+		for i := range personChunk {
+			var id int64
+			if i < n {
+				id = ids[i]
+			}
+			args = append(args, id)
+		}
+		if _, err := b.tx.ExecContext(ctx, `UPDATE persons SET card_seq = ?, search_text = NULL
+			WHERE account_id = ? AND id IN `+personChunkIn, args...); err != nil {
+			return fmt.Errorf("store: end a batch: %w", err)
+		}
+		ids = ids[n:]
+	}
+	b.persons = b.persons[:0]
+	clear(b.seen)
+	return nil
+}
