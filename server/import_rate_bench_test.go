@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -88,17 +87,6 @@ func BenchmarkBulkImport(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuTime is the CPU time this process has used: on a machine shared with
-// other work, a steadier measure than the clock of what an import costs
-// (on PostgreSQL, without the server's own).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkVCardImport20MiB imports a file just under the 20 MiB an

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -247,16 +248,16 @@ func (bd *benchData) scaleOps(b *testing.B, n int) {
 	}
 }
 
-// cpuTime is the CPU time the process has used, user and system, in
-// nanoseconds. On a machine shared with other work, wall time measures
-// the others too; the process's CPU time much less (SQLite runs in the
-// process, PostgreSQL does not, so there it counts Kith's side only).
-func cpuTime() int64 {
+// cpuTime is the CPU time the process has used, user and system. On a
+// machine shared with other work, wall time measures the others too; the
+// process's CPU time much less (SQLite runs in the process, PostgreSQL
+// does not, so there it counts Kith's side only).
+func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // sampled is a discarding response writer that keeps the answer's first
