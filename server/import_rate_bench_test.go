@@ -101,21 +101,5 @@ func BenchmarkVCardImport20MiB(b *testing.B) {
 		n -= 100
 		file = benchVCards(n)
 	}
-	e := benchEnv(b)
-	var all, live float64
-	i := 0
-	for b.Loop() {
-		b.StopTimer()
-		i++
-		_, key := e.user(fmt.Sprintf("bench%d@example.com", i))
-		stop := heapPeak()
-		b.StartTimer()
-		importBench(b, e, key, file, n)
-		a, l := stop()
-		all, live = max(all, a), max(live, l)
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "cards/s")
-	b.ReportMetric(all, "peak-heap-MB")
-	b.ReportMetric(live, "peak-live-MB")
-	b.ReportMetric(float64(len(file))/(1<<20), "in-MB")
+	benchImportFile(b, file, n)
 }
