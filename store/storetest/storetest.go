@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -69,9 +70,10 @@ func Engine() string {
 // runs mostly wait (on fsyncs, a server, a browser), so side by side they
 // take little more than the longer one. The PostgreSQL run's output is
 // kept and printed after SQLite's, so the log reads one engine after the
-// other. Without the variable it prints one line saying PostgreSQL was
-// skipped, and with CI=true that fails the run: CI must not pass for want
-// of a server.
+// other. Benchmarks run one engine after the other, so that neither's
+// timings count the other's work. Without the variable it prints one line
+// saying PostgreSQL was skipped, and with CI=true that fails the run: CI
+// must not pass for want of a server.
 func Main(m *testing.M) {
 	if Postgres() {
 		os.Exit(m.Run())
@@ -83,6 +85,14 @@ func Main(m *testing.M) {
 			os.Exit(1)
 		}
 		fmt.Println("storetest: KITH_TEST_POSTGRES_URL is not set: the tests ran on SQLite only, PostgreSQL skipped")
+		os.Exit(code)
+	}
+	if benchmarking() {
+		code := m.Run()
+		fmt.Println("storetest: the same tests again, on PostgreSQL")
+		if err := runPostgres(os.Stdout); err != nil && code == 0 {
+			code = 1
+		}
 		os.Exit(code)
 	}
 	pg, err := startPostgresRun()
@@ -105,14 +115,29 @@ type postgresRun struct {
 	out *os.File
 }
 
+// benchmarking reports whether this run was asked for benchmarks.
+func benchmarking() bool {
+	flag.Parse()
+	f := flag.Lookup("test.bench")
+	return f != nil && f.Value.String() != ""
+}
+
+// postgresCmd is this test binary again, for the PostgreSQL run.
+func postgresCmd(out io.Writer) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), engineVar+"=postgres")
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
+}
+
+func runPostgres(out io.Writer) error { return postgresCmd(out).Run() }
+
 func startPostgresRun() (*postgresRun, error) {
 	out, err := os.CreateTemp("", "storetest-postgres-*.log")
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(os.Args[0], os.Args[1:]...)
-	cmd.Env = append(os.Environ(), engineVar+"=postgres")
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd := postgresCmd(out)
 	if err := cmd.Start(); err != nil {
 		out.Close()
 		os.Remove(out.Name())
