@@ -203,7 +203,12 @@ func (w *pgWriter) once(ctx context.Context, fn func(context.Context, *txn) erro
 		return fmt.Errorf("store: begin: %w", err)
 	}
 	if err := call(ctx, tx, fn); err != nil {
-		return errors.Join(err, ignoreDone(tx.end(ctx, false)))
+		// fn's own error comes back as it was, not wrapped: callers look
+		// at its type (a validation error becomes the form's messages).
+		if rerr := ignoreDone(tx.end(ctx, false)); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		return err
 	}
 	if err := tx.end(ctx, true); err != nil {
 		return fmt.Errorf("store: commit: %w", err)

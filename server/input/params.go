@@ -614,7 +614,7 @@ func FormParams(c echo.Context) *Params {
 // FieldErrors are a validation error's messages by field, for the form
 // to show beside each field; other errors are nil.
 func FieldErrors(err error) map[string][]string {
-	if ve, ok := err.(*ValidationError); ok {
+	if ve := (*ValidationError)(nil); errors.As(err, &ve) {
 		return ve.ByField()
 	}
 	return nil
