@@ -74,10 +74,10 @@ func BenchmarkBulkImport(b *testing.B) {
 						run++
 						file := k.file(run)
 						runtime.ReadMemStats(&ms)
-						before, cpu0 := ms.TotalAlloc, cpuTime()
+						before, cpu0 := ms.TotalAlloc, cpuDuration()
 						b.StartTimer()
 						k.post(b, file)
-						cpu += cpuTime() - cpu0
+						cpu += cpuDuration() - cpu0
 						runtime.ReadMemStats(&ms)
 						alloc += ms.TotalAlloc - before
 					}
@@ -90,10 +90,10 @@ func BenchmarkBulkImport(b *testing.B) {
 	}
 }
 
-// cpuTime is the CPU time this process has used: on a machine shared with
+// cpuDuration is the CPU time this process has used: on a machine shared with
 // other work, a steadier measure than the clock of what an import costs
 // (on PostgreSQL, without the server's own).
-func cpuTime() time.Duration {
+func cpuDuration() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
