@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -30,14 +31,14 @@ const (
 // validRequestID is what an incoming X-Request-Id must look like to be
 // kept: a proxy's id joins our logs to its own, but a client must not fill
 // our logs with whatever it likes.
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+var validRequestID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`) })
 
 // withRequestID gives every request an id, in its response header and its
 // log lines.
 func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
-		if !validRequestID.MatchString(id) {
+		if !validRequestID().MatchString(id) {
 			id = rand.Text()
 		}
 		c.Set(ctxRequestID, id)
