@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -265,10 +266,11 @@ const refreshSearchSQL = `UPDATE persons SET search_text = NULL WHERE id = ?`
 //go:embed countries.txt
 var countriesTxt string
 
-// countries holds every ISO 3166-1 alpha-2 code, and countryNames the
-// code of each English short name, in lower case, with the names that
-// address books write for the few whose ISO name is seldom used.
-var countries, countryNames = func() (map[string]bool, map[string]string) {
+// countryTables gives every ISO 3166-1 alpha-2 code, and the code of
+// each English short name, in lower case, with the names that address
+// books write for the few whose ISO name is seldom used. They are built
+// at first use: a start that reads no country does not pay for them.
+var countryTables = sync.OnceValues(func() (map[string]bool, map[string]string) {
 	m, names := map[string]bool{}, map[string]string{
 		"usa": "US", "united states of america": "US", "u.s.a.": "US", "uk": "GB", "great britain": "GB",
 		"england": "GB", "scotland": "GB", "wales": "GB", "russia": "RU", "south korea": "KR", "north korea": "KP",
@@ -286,7 +288,7 @@ var countries, countryNames = func() (map[string]bool, map[string]string) {
 		}
 	}
 	return m, names
-}()
+})
 
 // CountryByName returns the ISO 3166-1 alpha-2 code of a country written
 // out ("Germany", "United States", "USA") or as a code, in any case, and
@@ -295,6 +297,7 @@ func CountryByName(s string) (string, bool) {
 	if code, ok := CountryCode(s); ok {
 		return code, true
 	}
+	_, countryNames := countryTables()
 	code, ok := countryNames[strings.ToLower(strings.TrimSpace(s))]
 	return code, ok
 }
@@ -318,7 +321,7 @@ func CountryCode(s string) (string, bool) {
 		return "", false
 	}
 	code := strings.ToUpper(s)
-	if !countries[code] {
+	if countries, _ := countryTables(); !countries[code] {
 		return "", false
 	}
 	return code, true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ErrJournalNotFound reports a journal that is not the account's.
@@ -62,7 +63,7 @@ func JournalSlug(id int64, name string) string {
 // accents maps the Latin letters with diacritics (Latin-1 and Latin
 // Extended-A) to the ASCII they lose their accents to. The standard
 // library has no Unicode decomposition, and this is all a slug needs.
-var accents = func() map[rune]string {
+var accents = sync.OnceValue(func() map[rune]string {
 	m := map[rune]string{'ß': "ss", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE", 'ø': "o", 'Ø': "O",
 		'đ': "d", 'Đ': "D", 'ł': "l", 'Ł': "L", 'þ': "th", 'Þ': "TH", 'ð': "d", 'Ð': "D", 'ı': "i", 'ŀ': "l", 'Ŀ': "L"}
 	for base, letters := range map[string]string{
@@ -78,11 +79,11 @@ var accents = func() map[rune]string {
 		}
 	}
 	return m
-}()
+})
 
 // foldRune is r without its accent, or r itself.
 func foldRune(r rune) string {
-	if s, ok := accents[r]; ok {
+	if s, ok := accents()[r]; ok {
 		return s
 	}
 	return string(r)

@@ -3,12 +3,13 @@ package input
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"kith/store"
 )
 
-var ageBracket = regexp.MustCompile(`^(\d{1,3})-(\d{1,3})$`)
+var ageBracket = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,3})-(\d{1,3})$`) })
 
 // Age reads one kind of age; today is the user's date, now the
 // Unix time an estimate is made at.
@@ -73,7 +74,7 @@ func Bracket(p *Params) *string {
 	if s == nil {
 		return nil
 	}
-	m := ageBracket.FindStringSubmatch(*s)
+	m := ageBracket().FindStringSubmatch(*s)
 	if m != nil {
 		lo, _ := strconv.Atoi(m[1])
 		hi, _ := strconv.Atoi(m[2])

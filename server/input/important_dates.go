@@ -3,18 +3,19 @@ package input
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"kith/store"
 )
 
 // dayPattern is the text of date: YYYY-MM-DD, or --MM-DD.
-var dayPattern = regexp.MustCompile(`^(?:(\d{4})|-)-(\d{2})-(\d{2})$`)
+var dayPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:(\d{4})|-)-(\d{2})-(\d{2})$`) })
 
 // parseDay reads dayPattern into a real date: a year from 1 to 9999, or
 // none; with none, the day may be 29 February.
 func parseDay(s string) (year *int64, month, day int64, ok bool) {
-	m := dayPattern.FindStringSubmatch(s)
+	m := dayPattern().FindStringSubmatch(s)
 	if m == nil {
 		return nil, 0, 0, false
 	}

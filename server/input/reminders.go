@@ -2,15 +2,16 @@ package input
 
 import (
 	"regexp"
+	"sync"
 
 	"kith/store"
 )
 
 // clockTime is "HH:MM" on a 24-hour clock.
-var clockTime = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+var clockTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`) })
 
 // ValidSendAt reports whether s is a time of day digests can go out at.
-func ValidSendAt(s string) bool { return clockTime.MatchString(s) }
+func ValidSendAt(s string) bool { return clockTime().MatchString(s) }
 
 // ReminderSettings reads the settings, which replace the last:
 // send_at left out (or empty) follows the server's hour, days left out

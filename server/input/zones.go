@@ -23,13 +23,13 @@ var ZoneList string
 // too lenient: it opens files, so "Europe//Paris", "Europe/./Paris" and
 // endless other spellings of one zone load too, and a host's zoneinfo
 // directory holds more (posix/, right/) than the database Kith embeds.
-var zoneNames = func() map[string]bool {
+var zoneNames = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool)
 	for _, name := range strings.Fields(ZoneList) {
 		m[name] = true
 	}
 	return m
-}()
+})
 
 // zones caches loaded time zones: time.LoadLocation reads and parses a
 // file on every call. Only names of zoneNames get in, so it holds at most
@@ -43,7 +43,7 @@ func Zone(name string) (*time.Location, bool) {
 	if loc, ok := zones.Load(name); ok {
 		return loc.(*time.Location), true
 	}
-	if !zoneNames[name] {
+	if !zoneNames()[name] {
 		return nil, false
 	}
 	loc, err := time.LoadLocation(name)

@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -65,7 +66,7 @@ func parseMessage(r io.Reader) message {
 
 // looseAddress finds what looks like an address in a header that is not
 // RFC 5322's (an unquoted comma in a name, a stray bracket).
-var looseAddress = regexp.MustCompile(`[^\s<>(),;:"\[\]]+@[^\s<>(),;:"\[\]]+`)
+var looseAddress = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\s<>(),;:"\[\]]+@[^\s<>(),;:"\[\]]+`) })
 
 // addresses are a To or Cc header's addresses: display names and groups
 // as RFC 5322 allows them, or, when the header is not well formed, every
@@ -74,7 +75,7 @@ func addresses(v string) []string {
 	p := mail.AddressParser{WordDecoder: words}
 	list, err := p.ParseList(v)
 	if err != nil {
-		return looseAddress.FindAllString(v, -1)
+		return looseAddress().FindAllString(v, -1)
 	}
 	out := make([]string, 0, len(list))
 	for _, a := range list {

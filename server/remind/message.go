@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 	"time"
 )
@@ -72,8 +73,8 @@ func (m Message) Mail() (text, html string) {
 	}
 	var t, h strings.Builder
 	// The templates are fixed and their data only strings: they cannot fail.
-	_ = mailText.Execute(&t, data)
-	_ = mailHTML.Execute(&h, data)
+	_ = mailText().Execute(&t, data)
+	_ = mailHTML().Execute(&h, data)
 	return t.String(), h.String()
 }
 
@@ -99,7 +100,10 @@ func (m Message) dayHeading(d Day) string {
 	return t.Format("Monday 2 January")
 }
 
-var mailHTML = template.Must(template.New("digest").Parse(`<!doctype html>
+// mailHTML and mailText are parsed when the first digest is written, not
+// at every start.
+var mailHTML = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("digest").Parse(`<!doctype html>
 <html><body style="font-family: sans-serif; line-height: 1.5">
 <p>Hello {{.Name}},</p>
 {{range .Days}}<h3 style="margin-bottom: 0.2em">{{.Heading}}</h3>
@@ -109,9 +113,11 @@ var mailHTML = template.Must(template.New("digest").Parse(`<!doctype html>
 {{end}}<p>— Kith</p>
 </body></html>
 `))
+})
 
 // mailText is the plain part: each item's links indented under it.
-var mailText = texttemplate.Must(texttemplate.New("digest").Parse(`Hello {{.Name}},
+var mailText = sync.OnceValue(func() *texttemplate.Template {
+	return texttemplate.Must(texttemplate.New("digest").Parse(`Hello {{.Name}},
 {{range .Days}}
 {{.Heading}}
 {{range .Items}}• {{.Title}}
@@ -122,6 +128,7 @@ Open Kith: {{.}}
 {{end}}
 — Kith
 `))
+})
 
 // Sample is the message "send a test" delivers: one made-up item, so that
 // the user sees what a digest looks like where it arrives.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"kith/server/input"
@@ -32,7 +33,9 @@ type Sender struct {
 	Client *http.Client
 }
 
-var defaultClient = NewClient(false)
+// defaultClient is made at the first send: cloning net/http's transport
+// is work a start need not do.
+var defaultClient = sync.OnceValue(func() *http.Client { return NewClient(false) })
 
 // Send delivers m to one channel of an HTTP kind.
 func (s Sender) Send(ctx context.Context, ch store.Channel, m Message) error {
@@ -180,7 +183,7 @@ func (s Sender) request(ctx context.Context, kind, method, target string, h http
 	req.Header.Set("User-Agent", "Kith")
 	client := s.Client
 	if client == nil {
-		client = defaultClient
+		client = defaultClient()
 	}
 	// Whatever client is given, a redirect is answered, not followed:
 	// followed, it would take the signature or the token to a host the

@@ -3,6 +3,7 @@ package transfer
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // googleSeparator joins the values of one cell, in every Google export:
@@ -25,7 +26,9 @@ var googleColumns = map[string]string{
 }
 
 // googleGroupColumn is a column of a numbered group: "E-mail 2 - Value".
-var googleGroupColumn = regexp.MustCompile(`^(e-mail|phone|address|website|event|organization) (\d+) - (.+)$`)
+var googleGroupColumn = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(e-mail|phone|address|website|event|organization) (\d+) - (.+)$`)
+})
 
 // googleKinds are the kinds of detail of the groups that hold one.
 var googleKinds = map[string]string{"e-mail": "email", "phone": "phone", "address": "address", "website": "website"}
@@ -64,7 +67,7 @@ func googlePlan(header []string) (csvPlan, []string) {
 			}
 			continue
 		}
-		m := googleGroupColumn.FindStringSubmatch(k)
+		m := googleGroupColumn().FindStringSubmatch(k)
 		switch {
 		case m == nil, !googleGroupParts[m[3]] && m[1] != "organization":
 			ignored = append(ignored, h)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"kith/server/input"
 )
@@ -23,7 +24,7 @@ func detectCSVFormat(header []string, mapped bool) string {
 		k := csvKey(h)
 		has[k] = true
 		values = values || strings.HasSuffix(k, " - value")
-		generic = generic && csvFields[k]
+		generic = generic && csvFields()[k]
 	}
 	switch {
 	case has["first name"] && values, has["given name"] && has["group membership"]:
@@ -59,13 +60,13 @@ var CSVFields = []string{"first_name", "middle_name", "last_name", "nickname", "
 	"notes", "tags", "company", "job_title", "ignore"}
 
 // csvFields are CSVFields, to look one up.
-var csvFields = func() map[string]bool {
+var csvFields = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool, len(CSVFields))
 	for _, f := range CSVFields {
 		m[f] = true
 	}
 	return m
-}()
+})
 
 // CSVHeader reads a file's header, for a form that asks for the mapping:
 // its columns' names, trimmed, and the format found from them, "" when
@@ -137,7 +138,7 @@ func (m CSVMapping) fields(header []string) ([]string, error) {
 	}
 	out := make([]string, len(header))
 	for i, h := range header {
-		if k := csvKey(h); csvFields[k] {
+		if k := csvKey(h); csvFields()[k] {
 			out[i] = k
 		}
 	}
@@ -146,7 +147,7 @@ func (m CSVMapping) fields(header []string) ([]string, error) {
 		field := csvKey(e.Field)
 		i, inHeader := at[csvKey(e.Header)]
 		switch {
-		case !csvFields[field]:
+		case !csvFields()[field]:
 			errs.Add("mapping."+e.Header, "The mapping."+e.Header+" field is invalid.")
 		case !inHeader:
 			errs.Add("mapping."+e.Header, "The mapping."+e.Header+" field names no column.")

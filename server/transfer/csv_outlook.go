@@ -1,6 +1,9 @@
 package transfer
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // outlookColumn is what one of Outlook's columns gives: a field of the
 // person, a detail with its label, or a part of an address.
@@ -12,7 +15,7 @@ type outlookColumn struct {
 
 // outlookColumns are the columns of an Outlook file that are read (§5.3),
 // by name; the rest are ignored.
-var outlookColumns = func() map[string]outlookColumn {
+var outlookColumns = sync.OnceValue(func() map[string]outlookColumn {
 	m := map[string]outlookColumn{
 		"first name": {what: "first"}, "middle name": {what: "middle"}, "last name": {what: "last"},
 		"nickname": {what: "nickname"}, "title": {what: "prefix"}, "suffix": {what: "suffix"},
@@ -34,7 +37,7 @@ var outlookColumns = func() map[string]outlookColumn {
 		}
 	}
 	return m
-}()
+})
 
 // outlookAddressLabels are the labels of Outlook's three addresses, in
 // the order a person's addresses take.
@@ -49,7 +52,7 @@ func outlookPlan(header []string) (csvPlan, []string) {
 	o := &outlookRows{cols: make([]outlookColumn, len(header))}
 	var ignored []string
 	for i, h := range header {
-		if col, ok := outlookColumns[csvKey(h)]; ok {
+		if col, ok := outlookColumns()[csvKey(h)]; ok {
 			o.cols[i] = col
 		} else {
 			ignored = append(ignored, h)

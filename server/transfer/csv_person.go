@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"kith/server/input"
@@ -209,17 +210,17 @@ func (b *csvBuilder) date(d csvDate, year *int64, month, day int64) {
 }
 
 var (
-	isoDate = regexp.MustCompile(`^(?:(\d{4})|-)-(\d{1,2})-(\d{1,2})$`)
-	usDate  = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$`)
+	isoDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:(\d{4})|-)-(\d{1,2})-(\d{1,2})$`) })
+	usDate  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$`) })
 )
 
 // parseCSVDate reads YYYY-MM-DD, or --MM-DD for a day without its year,
 // and with us Outlook's M/D/YYYY, whose 0/0/00 is no date (none).
 func parseCSVDate(s string, us bool) (year *int64, month, day int64, none, ok bool) {
 	var y, m, d string
-	if match := isoDate.FindStringSubmatch(s); match != nil {
+	if match := isoDate().FindStringSubmatch(s); match != nil {
 		y, m, d = match[1], match[2], match[3]
-	} else if match := usDate.FindStringSubmatch(s); us && match != nil {
+	} else if match := usDate().FindStringSubmatch(s); us && match != nil {
 		m, d, y = match[1], match[2], match[3]
 		if strings.Trim(m+d+y, "0") == "" {
 			return nil, 0, 0, true, false

@@ -3,6 +3,7 @@ package transfer
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -123,7 +124,7 @@ type monicaType struct {
 	reversed bool
 }
 
-var monicaTypes = func() map[string]monicaType {
+var monicaTypes = sync.OnceValue(func() map[string]monicaType {
 	t := map[string]monicaType{}
 	same := func(monica, name, reverse, group string) {
 		t[monica] = monicaType{RelationshipTypeInput: store.RelationshipTypeInput{Name: name, NameReverse: reverse, Group: group}}
@@ -150,7 +151,7 @@ var monicaTypes = func() map[string]monicaType {
 	pair("godfather", "godson", "godfather", "godson", "family")
 	pair("stepparent", "stepchild", "stepparent", "stepchild", "family")
 	return t
-}()
+})
 
 // relationships maps the file's relationship rows (§4.7): each to a
 // relationship made on one side, so that the two rows of a pair name one;
@@ -183,7 +184,7 @@ func (m *monicaReader) relationships() ([]store.IncomingRelationship, []Problem)
 			problems = append(problems, Problem{Place: r.place, Name: name, Field: "relationship", Reason: bad})
 			continue
 		}
-		t, ok := monicaTypes[r.kind]
+		t, ok := monicaTypes()[r.kind]
 		if !ok {
 			t.Name, t.NameReverse, t.Group = r.kind, r.kind, "other"
 		}

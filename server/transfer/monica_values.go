@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -138,11 +139,11 @@ func (o jobj) unix(key string) int64 {
 	return d.Unix()
 }
 
-var datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[T ].*)?$`)
+var datePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[T ].*)?$`) })
 
 // dateOf reads YYYY-MM-DD, maybe followed by a time, as its date.
 func dateOf(s string) (time.Time, bool) {
-	if !datePattern.MatchString(s) {
+	if !datePattern().MatchString(s) {
 		return time.Time{}, false
 	}
 	d, err := time.Parse(time.DateOnly, s[:10])

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"kith/store"
@@ -90,10 +91,12 @@ func telNumber(s string) string {
 }
 
 // handle is a profile's name on a network: letters, digits, _ . and -.
-var handle = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+var handle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`) })
 
 // fediverse is a Mastodon handle: @name@host.
-var fediverse = regexp.MustCompile(`^@?([A-Za-z0-9_.-]{1,64})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$`)
+var fediverse = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@?([A-Za-z0-9_.-]{1,64})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$`)
+})
 
 // profiles are the networks whose profile a handle names, by their
 // address with the handle at the end.
@@ -107,12 +110,12 @@ var profiles = map[string]string{
 func profileURL(network, value string) string {
 	network = strings.ToLower(strings.TrimSpace(network))
 	value = strings.TrimSpace(value)
-	if m := fediverse.FindStringSubmatch(value); m != nil && network != "x" && network != "twitter" {
+	if m := fediverse().FindStringSubmatch(value); m != nil && network != "x" && network != "twitter" {
 		return "https://" + m[2] + "/@" + m[1]
 	}
 	base, ok := profiles[network]
 	value = strings.TrimPrefix(value, "@")
-	if !ok || !handle.MatchString(value) {
+	if !ok || !handle().MatchString(value) {
 		return ""
 	}
 	return base + value

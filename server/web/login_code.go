@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,14 +32,15 @@ const codeStepLife = 5 * 60
 // two-factor is on: the sign-in needs the Code step.
 var ErrCodeNeeded = errors.New("web: a two-factor code is needed")
 
-var codeKey = func() []byte {
+// codeKey is drawn at the first sign-in that needs it, not at every start.
+var codeKey = sync.OnceValue(func() []byte {
 	k := make([]byte, 32)
 	rand.Read(k)
 	return k
-}()
+})
 
 func codeMAC(payload string) string {
-	m := hmac.New(sha256.New, codeKey)
+	m := hmac.New(sha256.New, codeKey())
 	m.Write([]byte(payload))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }

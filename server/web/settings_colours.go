@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A task category's colour is stored as the reference system stores it:
@@ -23,12 +24,12 @@ var hues = []string{
 // are only named when a category has one.
 var offeredHues = hues[:19]
 
-var colourClass = regexp.MustCompile(`^bg-([a-z]+)-(\d{2,3})$`)
+var colourClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^bg-([a-z]+)-(\d{2,3})$`) })
 
 // colourHue is the hue of a stored colour, or "" for one the pages do not
 // know (the API takes any text).
 func colourHue(color string) (hue, shade string) {
-	m := colourClass.FindStringSubmatch(color)
+	m := colourClass().FindStringSubmatch(color)
 	if m == nil || !slices.Contains(hues, m[1]) {
 		return "", ""
 	}

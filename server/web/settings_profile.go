@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,8 +22,8 @@ type profileView struct {
 }
 
 // zoneOptions are the time zones the select offers: every name zone
-// takes, in order.
-var zoneOptions = Choices(strings.Fields(input.ZoneList)...)
+// takes, in order. Made at first use, not at every start.
+var zoneOptions = sync.OnceValue(func() []Option { return Choices(strings.Fields(input.ZoneList)...) })
 
 func (a *App) fillProfile(c echo.Context, v *settingsView, st settingsState) error {
 	sess, _ := input.Session(c)
@@ -47,7 +48,7 @@ func (a *App) fillProfile(c echo.Context, v *settingsView, st settingsState) err
 			Hint: "Needed only to change the email."},
 	}}.Fill(formOr(st.failed, "profile", profile))
 
-	zones := zoneOptions
+	zones := zoneOptions()
 	if _, ok := input.Zone(u.Timezone); !ok {
 		zones = append([]Option{{Value: "", Label: "Choose a time zone"}}, zones...)
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -116,19 +117,23 @@ func tagErrors(err error, typed []any) map[string][]string {
 }
 
 var (
-	tagTooLong  = regexp.MustCompile(`^The tags\.\d+ field must not be greater than (\d+) characters\.$`)
-	tagBadText  = regexp.MustCompile(`^The tags\.\d+ field format is invalid\.$`)
-	tagTooMany  = regexp.MustCompile(`^The tags field must not have more than (\d+) items\.$`)
-	tagPosition = regexp.MustCompile(`^tags\.(\d+)$`)
+	tagTooLong = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^The tags\.\d+ field must not be greater than (\d+) characters\.$`)
+	})
+	tagBadText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^The tags\.\d+ field format is invalid\.$`) })
+	tagTooMany = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^The tags field must not have more than (\d+) items\.$`)
+	})
+	tagPosition = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^tags\.(\d+)$`) })
 )
 
 // tagMessage words one refusal of the tags for the page.
 func tagMessage(field, msg string, typed []any) string {
-	if m := tagTooMany.FindStringSubmatch(msg); m != nil {
+	if m := tagTooMany().FindStringSubmatch(msg); m != nil {
 		return "A person may have at most " + m[1] + " tags."
 	}
 	name := ""
-	if m := tagPosition.FindStringSubmatch(field); m != nil {
+	if m := tagPosition().FindStringSubmatch(field); m != nil {
 		if i, err := strconv.Atoi(m[1]); err == nil && i < len(typed) {
 			name, _ = typed[i].(string)
 		}
@@ -136,10 +141,10 @@ func tagMessage(field, msg string, typed []any) string {
 	if name == "" {
 		return msg
 	}
-	if m := tagTooLong.FindStringSubmatch(msg); m != nil {
+	if m := tagTooLong().FindStringSubmatch(msg); m != nil {
 		return "“" + name + "” is too long: a tag takes at most " + m[1] + " characters."
 	}
-	if tagBadText.MatchString(msg) {
+	if tagBadText().MatchString(msg) {
 		return "“" + name + "” holds a character a tag cannot have."
 	}
 	return msg
