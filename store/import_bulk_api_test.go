@@ -66,3 +66,44 @@ func TestImportCardsFailsWhole(t *testing.T) {
 		t.Errorf("search of a card put alone: %d, %v", n, err)
 	}
 }
+
+// TestImportCardsSearchText: a card imported new to the account is found
+// by the same searches as the card put alone, whose search text the
+// triggers build: names in their order, then the emails in theirs.
+func TestImportCardsSearchText(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	imported, alone := newUser(t, s), newUser(t, s)
+	cards := []store.CardInput{
+		{UID: "full", FirstName: "Ada", MiddleName: ptr("Mid"), LastName: ptr("LAST"), Nickname: ptr("Nick"),
+			Details: []store.ContactDetailInput{{Kind: "email", Value: ptr("One@Example.com")},
+				{Kind: "phone", Value: ptr("+1 555 0100")}, {Kind: "email", Value: ptr("two@example.com")}}},
+		{UID: "bare", FirstName: "Bare", LastName: ptr("")},
+		{UID: "accents", FirstName: "Élodie", LastName: ptr("Ärger")},
+		{UID: "mailonly", FirstName: "", Details: []store.ContactDetailInput{{Kind: "email", Value: ptr("only@example.com")}}},
+	}
+	if _, _, err := s.ImportCards(ctx, imported.AccountID, func(put func([]store.CardInput) error, _ func([]store.CardLinks) error) error {
+		return put(cards)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cards {
+		if _, _, err := s.PutCard(ctx, alone.AccountID, c, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{"ada mid last nick one@example.com two@example.com", "Ada Mid LAST Nick One",
+		"élodie ärger", "Élodie Ärger",
+		"nick one@", "com two", "bare ", "bare", " only@example.com", "only@example.com", "555"} {
+		_, want, err := s.SearchPersons(ctx, alone.AccountID, q, 10, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := s.SearchPersons(ctx, imported.AccountID, q, 10, 0); err != nil || got != want {
+			t.Errorf("search %q: %d imported, %d put alone (%v)", q, got, want, err)
+		}
+	}
+	if _, n, _ := s.SearchPersons(ctx, imported.AccountID, "ada mid last nick one@example.com two@example.com", 10, 0); n != 1 {
+		t.Errorf("search of the names and emails in their order: %d", n)
+	}
+}

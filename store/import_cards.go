@@ -21,14 +21,16 @@ func (s *Store) putCardsTx(ctx context.Context, tx *txn, accountID int64, ins []
 	if err := bulk.begin(ctx); err != nil {
 		return 0, err
 	}
-	made, err := s.insertNewCards(ctx, tx, accountID, ins)
+	made, done, err := s.insertNewCards(ctx, tx, accountID, ins)
 	if err != nil {
 		return 0, err
 	}
 	for i, in := range ins {
 		if id, ok := made[i]; ok {
 			created++
-			bulk.touch(id)
+			if !done {
+				bulk.touch(id)
+			}
 			if in.Tags != nil {
 				err = s.setTags(ctx, tx, accountID, id, in.Tags, tagIDs)
 			}
@@ -59,10 +61,15 @@ func (s *Store) putCardsTx(ctx context.Context, tx *txn, accountID int64, ins []
 // their ids by place in the page. A card whose UID an earlier card of the
 // page has, one that names its resource, and one over the cap of details
 // are left to putCardTx.
-func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, ins []CardInput) (map[int]int64, error) {
+//
+// On PostgreSQL the persons are written with their count and search text
+// (done): the end of the batch would otherwise write each person's row a
+// second time, a new version of it in every index of persons, trigram
+// index included, a third of the server's time in an import.
+func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, ins []CardInput) (made map[int]int64, done bool, err error) {
 	have, err := cardUIDs(ctx, tx, accountID, ins)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var fresh []int
 	taken := map[string]bool{}
@@ -74,7 +81,16 @@ func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, in
 		fresh = append(fresh, i)
 	}
 	if len(fresh) == 0 {
-		return nil, nil
+		return nil, false, nil
+	}
+	done = tx.pool.bind != nil
+	var seq int64
+	if done {
+		// card_bump counts a transaction once: the batch's end has the
+		// same count.
+		if err := tx.QueryRowContext(ctx, `SELECT card_bump(?)`, accountID).Scan(&seq); err != nil {
+			return nil, false, fmt.Errorf("store: count a page's cards: %w", err)
+		}
 	}
 	now := s.now()
 	genders := map[string]*int64{}
@@ -86,7 +102,7 @@ func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, in
 			g, ok := genders[*in.Gender]
 			if !ok {
 				if g, err = cardGender(ctx, tx, accountID, in.Gender); err != nil {
-					return nil, err
+					return nil, false, err
 				}
 				genders[*in.Gender] = g
 			}
@@ -99,13 +115,26 @@ func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, in
 			exact, yes := "exact", true
 			ageType, year, month, day, remind = &exact, &b.Year, b.Month, b.Day, &yes
 		}
-		rows = append(rows, []any{accountID, in.UID, nullIfEmpty(in.Name), in.FirstName, in.LastName, in.MiddleName, in.Nickname,
-			in.Prefix, in.Suffix, genderID, nullIfEmpty(WithKept(in)), ageType, year, month, day, remind, now, now})
+		row := []any{accountID, in.UID, nullIfEmpty(in.Name), in.FirstName, in.LastName, in.MiddleName, in.Nickname,
+			in.Prefix, in.Suffix, genderID, nullIfEmpty(WithKept(in)), ageType, year, month, day, remind, now, now}
+		if done {
+			row = append(row, seq, in.FirstName, in.MiddleName, in.LastName, in.Nickname, cardEmails(&in))
+		}
+		rows = append(rows, row)
+	}
+	head := `INSERT INTO persons (account_id, uid, card_name, first_name, last_name, middle_name,
+			nickname, prefix, suffix, gender_id, vcard_extra, age_type, age_year, age_month, age_day, yearly_reminder,
+			created_at, updated_at`
+	one := ""
+	if done {
+		// The search text as persons_search_text (migration 0040) builds
+		// it once the emails are in: their values in the order of their ids.
+		head += `, card_seq, search_text`
+		one = "(" + strings.Repeat("?, ", 19) + `lower(concat_ws(' ', CAST(? AS text), CAST(? AS text), CAST(? AS text),
+			CAST(? AS text), NULL, CAST(? AS text))))`
 	}
 	byUID := make(map[string]int64, len(fresh))
-	err = insertRows(ctx, tx, `INSERT INTO persons (account_id, uid, card_name, first_name, last_name, middle_name,
-			nickname, prefix, suffix, gender_id, vcard_extra, age_type, age_year, age_month, age_day, yearly_reminder,
-			created_at, updated_at)`, ` RETURNING id, uid`, rows, func(sc scanner) error {
+	err = insertRowsAs(ctx, tx, head+")", one, ` RETURNING id, uid`, rows, func(sc scanner) error {
 		var id int64
 		var uid string
 		err := sc.Scan(&id, &uid)
@@ -113,19 +142,36 @@ func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, in
 		return err
 	})
 	if isForeignKeyViolation(err) {
-		return nil, ErrAccountNotFound
+		return nil, false, ErrAccountNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: create persons from cards: %w", err)
+		return nil, false, fmt.Errorf("store: create persons from cards: %w", err)
 	}
-	made := make(map[int]int64, len(fresh))
+	made = make(map[int]int64, len(fresh))
 	for _, i := range fresh {
 		made[i] = byUID[ins[i].UID]
 	}
 	if err := insertCardRows(ctx, tx, accountID, ins, fresh, made, now); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return made, nil
+	return made, done, nil
+}
+
+// cardEmails are the values of a card's emails, in the order
+// insertCardRows writes them, joined by spaces; nil for none, which the
+// search text skips.
+func cardEmails(in *CardInput) *string {
+	var emails []string
+	for _, d := range in.Details {
+		if d.Kind == "email" && d.Value != nil {
+			emails = append(emails, *d.Value)
+		}
+	}
+	if len(emails) == 0 {
+		return nil
+	}
+	joined := strings.Join(emails, " ")
+	return &joined
 }
 
 // insertCardRows writes the new cards' details, dates, notes and work, as
@@ -211,9 +257,17 @@ func cardUIDs(ctx context.Context, tx *txn, accountID int64, ins []CardInput) (m
 // INSERT head, rowsChunk rows a statement. With a tail (RETURNING …),
 // each row it returns goes to row.
 func insertRows(ctx context.Context, tx *txn, head, tail string, rows [][]any, row func(scanner) error) error {
+	return insertRowsAs(ctx, tx, head, "", tail, rows, row)
+}
+
+// insertRowsAs is insertRows with the VALUES of a row written as one,
+// its placeholders the row's values in order; "" is a placeholder each.
+func insertRowsAs(ctx context.Context, tx *txn, head, one, tail string, rows [][]any, row func(scanner) error) error {
+	if len(rows) > 0 && one == "" {
+		one = "(?" + strings.Repeat(", ?", len(rows[0])-1) + ")"
+	}
 	for len(rows) > 0 {
 		n := min(len(rows), rowsChunk)
-		one := "(?" + strings.Repeat(", ?", len(rows[0])-1) + ")"
 		var q strings.Builder
 		q.WriteString(head)
 		q.WriteString(" VALUES ")
