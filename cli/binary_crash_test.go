@@ -55,12 +55,22 @@ func TestCrashSafety(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		counts := make([]int, 4)
+		// The kill's moment is counted from the round's first answered
+		// write: a server just started opens its writer's connection at
+		// its first write, which under -race on a busy machine can take
+		// longer than the random wait itself.
+		first, once := make(chan struct{}), sync.Once{}
+		answered := func() { once.Do(func() { close(first) }) }
 		for w := range 4 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				counts[w] = lg.write(ctx, t, c.base, key, round, w)
+				counts[w] = lg.write(ctx, t, c.base, key, round, w, answered)
 			}()
+		}
+		select {
+		case <-first:
+		case <-time.After(10 * time.Second):
 		}
 		time.Sleep(time.Duration(20+rand.IntN(180)) * time.Millisecond)
 		c.kill()
@@ -79,9 +89,9 @@ func TestCrashSafety(t *testing.T) {
 	}
 }
 
-// write runs one client until its server dies, and returns how many
-// writes were acknowledged.
-func (lg *ledger) write(ctx context.Context, t *testing.T, base, key string, round, w int) int {
+// write runs one client until its server dies, calls acked after each
+// acknowledged write, and returns how many there were.
+func (lg *ledger) write(ctx context.Context, t *testing.T, base, key string, round, w int, ack func()) int {
 	acked := 0
 	for i := 0; ; i++ {
 		name := fmt.Sprintf("r%d-w%d-%d", round, w, i)
@@ -106,6 +116,7 @@ func (lg *ledger) write(ctx context.Context, t *testing.T, base, key string, rou
 			return acked
 		}
 		acked++
+		ack()
 	}
 }
 
