@@ -9,8 +9,9 @@ import (
 )
 
 // spoolMemory is how much of a body a spool keeps in memory; the rest goes
-// to a temporary file.
-const spoolMemory = 1 << 20
+// to a temporary file. A variable, so that a test sends a feed from its
+// file without importing a megabyte of people.
+var spoolMemory = 1 << 20
 
 // spool keeps a body that cannot leave before it is whole, since a header
 // (the feed's ETag, its hash) depends on all of it: in memory up to

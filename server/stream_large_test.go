@@ -18,13 +18,17 @@ import (
 	"kith/server/transfer"
 )
 
-// largePeople is the size of the accounts these tests stream: more than a
-// CardDAV page of references (refPage), a dozen export batches, and a feed
-// larger than what its spool keeps in memory.
-const largePeople = 3000
+// largePeople is the size of the account TestLargeAccount streams: more
+// than a CardDAV page of references (refPage, a thousand) and five export
+// batches. Its feed outgrows the spool's memory, which the test lowers:
+// under -race every person imported costs milliseconds.
+const largePeople = 1100
 
-// largeName is a family name long enough that each birthday folds, and
-// that the feed outgrows its spool's memory.
+// largeSpool is what the spool keeps in memory in TestLargeAccount, less
+// than its feed: the answer is sent from a file.
+const largeSpool = 64 << 10
+
+// largeName is a family name long enough that each birthday folds.
 var largeName = strings.Repeat("Longfamilyname", 17)
 
 // largeAccount imports n persons, P00000 to P<n-1>, with their UIDs, a
@@ -53,15 +57,38 @@ func (e *env) largeAccount(key string, n int) {
 	}
 }
 
-// TestLargeFeedStreams: the feed of a large account is the calendar that
+// TestLargeAccount streams one large account in every way it leaves
+// Kith: its calendar feed, its CardDAV listings and its export, whole and
+// cut short. The account is imported once: its subtests only read it.
+func TestLargeAccount(t *testing.T) {
+	d, key := newDAVEnv(t, "ada@example.com")
+	d.largeAccount(key, largePeople)
+	was := spoolMemory
+	spoolMemory = largeSpool
+	t.Cleanup(func() { spoolMemory = was })
+	feed := d.feed(key)
+	t.Run("FeedStreams", func(t *testing.T) { largeFeedStreams(d.in(t).env, feed) })
+	t.Run("FeedCut", func(t *testing.T) { largeFeedCut(d.in(t).env, feed) })
+	t.Run("CardListings", func(t *testing.T) { largeCardListings(d.in(t), key) })
+	t.Run("PropfindCut", func(t *testing.T) { largePropfindCut(d.in(t).env, key) })
+	t.Run("ExportStreams", func(t *testing.T) { largeExportStreams(d.in(t).env, key) })
+}
+
+// in is the env again, with t as the test that fails.
+func (d *davEnv) in(t *testing.T) *davEnv {
+	e := *d.env
+	e.t = t
+	c := *d
+	c.env = &e
+	return &c
+}
+
+// largeFeedStreams: the feed of a large account is the calendar that
 // its rows make, byte for byte as ical's Append writes it (though it is
 // written an event at a time, and spooled through a file), every person's
 // birthday once and in order, with its length and its hash as ETag.
-func TestLargeFeedStreams(t *testing.T) {
-	e := newEnv(t)
-	_, key := e.user("ada@example.com")
-	e.largeAccount(key, largePeople)
-	path := e.feed(key)
+func largeFeedStreams(e *env, path string) {
+	t := e.t
 	r := e.ics(path, nil)
 	if r.code != 200 || len(r.body) <= spoolMemory {
 		t.Fatalf("%d, %d bytes: want 200 and more than the spool keeps in memory", r.code, len(r.body))
@@ -132,14 +159,11 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return w.body.Write(p)
 }
 
-// TestLargeFeedCut: a feed whose sending fails after it began cuts the
+// largeFeedCut: a feed whose sending fails after it began cuts the
 // connection, and the length it announced is more than it sent, so that
 // no calendar takes the part for the whole.
-func TestLargeFeedCut(t *testing.T) {
-	e := newEnv(t)
-	_, key := e.user("ada@example.com")
-	e.largeAccount(key, largePeople)
-	path := e.feed(key)
+func largeFeedCut(e *env, path string) {
+	t := e.t
 	w := &failingWriter{discard: discard{header: http.Header{}}}
 	func() {
 		defer func() {
@@ -158,13 +182,12 @@ func TestLargeFeedCut(t *testing.T) {
 	}
 }
 
-// TestLargeCardListings: a PROPFIND of the address book and a first
+// largeCardListings: a PROPFIND of the address book and a first
 // sync-collection list every card once, in order, with its ETag, across
 // the pages the references are read in; a multiget answers each card
 // asked for once, in the order asked, across the batches it reads.
-func TestLargeCardListings(t *testing.T) {
-	d, key := newDAVEnv(t, "ada@example.com")
-	d.largeAccount(key, largePeople)
+func largeCardListings(d *davEnv, key string) {
+	t := d.t
 	u, err := d.st.UserByEmail(context.Background(), "ada@example.com")
 	if err != nil {
 		t.Fatal(err)
@@ -247,12 +270,14 @@ type cancelWriter struct {
 
 func (w *cancelWriter) Write(p []byte) (int, error) { w.cancel(); return w.body.Write(p) }
 
-// TestLargePropfindCut: a listing that fails after its answer began
+// largePropfindCut: a listing that fails after its answer began
 // cuts the connection rather than closing the multistatus.
-func TestLargePropfindCut(t *testing.T) {
-	e := newEnv(t)
-	u, key := e.user("ada@example.com")
-	e.largeAccount(key, largePeople)
+func largePropfindCut(e *env, key string) {
+	t := e.t
+	u, err := e.st.UserByEmail(context.Background(), "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := httptest.NewRequestWithContext(ctx, "PROPFIND", fmt.Sprintf("/dav/%d/addressbooks/contacts/", u.ID),
@@ -274,12 +299,10 @@ func TestLargePropfindCut(t *testing.T) {
 	}
 }
 
-// TestLargeExportStreams: every person of a large account is in its
+// largeExportStreams: every person of a large account is in its
 // export once, in order, across the batches it is read in.
-func TestLargeExportStreams(t *testing.T) {
-	e := newEnv(t)
-	_, key := e.user("ada@example.com")
-	e.largeAccount(key, largePeople)
+func largeExportStreams(e *env, key string) {
+	t := e.t
 	persons := e.export(key)["persons"].([]any)
 	if len(persons) != largePeople {
 		t.Fatalf("%d persons, want %d", len(persons), largePeople)
