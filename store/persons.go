@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -171,8 +172,8 @@ func (s *Store) persons(ctx context.Context, accountID int64, order string, limi
 
 // personPage is a page of the account's persons that cond (" AND …" on
 // persons, with args; "" for all) picks, in order, and their total, in one
-// snapshot: three queries (the total, the page, its tags), whatever the
-// page's size.
+// snapshot: three queries (the total, the page, its tags), two when cond
+// filters (filteredPage), whatever the page's size.
 func (s *Store) personPage(ctx context.Context, accountID int64, cond string, args []any, order string, limit, offset int64) ([]Person, int64, error) {
 	listed, total, err := s.listedPage(ctx, accountID, cond, args, order, false, limit, offset)
 	if err != nil {
@@ -204,6 +205,9 @@ func (s *Store) listedPage(ctx context.Context, accountID int64, cond string, ar
 		where = `+account_id = ?` + cond
 	}
 	args = append([]any{accountID}, args...)
+	if cond != "" {
+		return s.filteredPage(ctx, tx, where, cond, args, order, lines, limit, offset)
+	}
 	total, err := countPersons(ctx, tx, where, cond, args)
 	if err != nil {
 		return nil, 0, err
@@ -244,6 +248,63 @@ func (s *Store) listedPage(ctx context.Context, accountID int64, cond string, ar
 		return nil, 0, err
 	}
 	return persons, total, nil
+}
+
+// filteredPage is listedPage's page of the persons that cond (a search,
+// a tag) picks. cond is evaluated once: one query finds the matches,
+// counts them and reads the page's rows, and the tags are read by the
+// page's ids. The total, the page and its tags each evaluated it before,
+// and a search's cost is mostly the trigram index's: on PostgreSQL it
+// reads the posting list of each trigram of the query near each
+// candidate, and the candidates grow with the account.
+func (s *Store) filteredPage(ctx context.Context, tx *txn, where, cond string, args []any, order string, lines bool, limit, offset int64) ([]ListedPerson, int64, error) {
+	cols := personColumns
+	if lines {
+		cols += `, ` + listedColumns
+	}
+	query := `WITH page AS MATERIALIZED (SELECT id, count(*) OVER () AS total FROM persons WHERE ` + where +
+		` ORDER BY ` + order + ` LIMIT ? OFFSET ?)
+		SELECT ` + cols + `, (SELECT total FROM page LIMIT 1) FROM persons
+		WHERE id IN (SELECT id FROM page) ORDER BY ` + order
+	persons := []ListedPerson{}
+	var total int64
+	err := eachRow(ctx, tx, query, append(args, limit, offset), func(sc scanner) error {
+		var p ListedPerson
+		extra := []any{&total}
+		if lines {
+			extra = []any{&p.Company, &p.LastContact, &total}
+		}
+		if err := scanPerson(withExtra{sc, extra}, &p.Person); err != nil {
+			return err
+		}
+		persons = append(persons, p)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list persons: %w", err)
+	}
+	if len(persons) == 0 && offset > 0 {
+		// A page past the last has no row to carry the total.
+		if total, err = countPersons(ctx, tx, where, cond, args); err != nil {
+			return nil, 0, err
+		}
+	}
+	ptrs := make([]*Person, len(persons))
+	ids := make([]string, len(persons))
+	for i := range persons {
+		ptrs[i] = &persons[i].Person
+		ids[i] = strconv.FormatInt(persons[i].ID, 10)
+	}
+	if err := loadTags(ctx, tx, ptrs, s.eng.jsonIDs(), "["+strings.Join(ids, ",")+"]"); err != nil {
+		return nil, 0, err
+	}
+	return persons, total, nil
+}
+
+func (sqliteEngine) jsonIDs() string { return `SELECT value FROM json_each(?)` }
+
+func (postgresEngine) jsonIDs() string {
+	return `SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(? AS json))`
 }
 
 // leads is whether cond picks persons by ids that an index of its own

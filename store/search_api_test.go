@@ -111,4 +111,8 @@ func TestSearchPersons(t *testing.T) {
 	if err != nil || total != 2 || len(ps) != 1 || ps[0].ID != holly.ID {
 		t.Errorf("page 2 of 1: %v %d %v", ps, total, err)
 	}
+	ps, total, err = s.SearchPersons(ctx, me.AccountID, "h", 1, 5)
+	if err != nil || total != 2 || len(ps) != 0 {
+		t.Errorf("page 6 of 1, past the last: %v %d %v", ps, total, err)
+	}
 }

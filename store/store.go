@@ -101,6 +101,9 @@ type engine interface {
 	// searchPersons is the condition on persons, and its argument, of
 	// those whose search_text holds q (SearchPersons).
 	searchPersons(q string) (cond string, arg any)
+	// jsonIDs is a query of the ids in a JSON array of integers, its one
+	// argument: one statement text for any number of them.
+	jsonIDs() string
 }
 
 // The background jobs, as lock ids of tryJobLock.

@@ -271,6 +271,7 @@ func TestTaggedPersons(t *testing.T) {
 	}{
 		{"étude", nil, 10, 0, "Jim(Étude) Pam(Étude) Jan(Étude)", 3},
 		{"ÉTUDE", nil, 2, 2, "Jan(Étude)", 3},
+		{"étude", nil, 2, 10, "", 3}, // past the last page: still the total
 		{"étude", ptr("ja"), 10, 0, "Jan(Étude)", 1},
 		{"none", nil, 10, 0, "", 0},
 	} {
