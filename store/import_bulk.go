@@ -17,16 +17,16 @@ const bulkBatchSize = 500
 // triggers run again, counts the batch's new persons, clears their UIDs
 // from deleted_cards, counts the batch as one change of the address book
 // and has the touched persons' search text built, each in one statement
-// for the batch. A batch begun must end
-// before its transaction commits: on SQLite, a bulk_writes row left would
-// hold the account's triggers back for good.
+// for the batch. A batch begun must end before its transaction commits:
+// on SQLite, a bulk_writes row left would hold the account's triggers
+// back for good.
 type bulkBatch struct {
 	tx        *txn
 	accountID int64
 	on        bool
 	persons   []int64
 	seen      map[int64]bool
-	new       []int64
+	madeIDs   []int64
 }
 
 func newBulkBatch(tx *txn, accountID int64) *bulkBatch {
@@ -84,7 +84,7 @@ func (b *bulkBatch) touch(id int64) {
 // the person (insertNewCards) does not touch it.
 func (b *bulkBatch) made(id int64) {
 	if b.active() {
-		b.new = append(b.new, id)
+		b.madeIDs = append(b.madeIDs, id)
 	}
 }
 
@@ -147,15 +147,15 @@ func (b *bulkBatch) end(ctx context.Context) error {
 // again is no longer deleted. The per-row triggers that do both stood
 // aside (migration 0042).
 func (b *bulkBatch) endMade(ctx context.Context) error {
-	if len(b.new) == 0 {
+	if len(b.madeIDs) == 0 {
 		return nil
 	}
 	if _, err := b.tx.ExecContext(ctx, `INSERT INTO person_counts AS c (account_id, persons) VALUES (?, ?)
-		ON CONFLICT (account_id) DO UPDATE SET persons = c.persons + excluded.persons`, b.accountID, len(b.new)); err != nil {
+		ON CONFLICT (account_id) DO UPDATE SET persons = c.persons + excluded.persons`, b.accountID, len(b.madeIDs)); err != nil {
 		return fmt.Errorf("store: count a batch's persons: %w", err)
 	}
 	args := make([]any, 0, personChunk+2)
-	for ids := b.new; len(ids) > 0; {
+	for ids := b.madeIDs; len(ids) > 0; {
 		n := min(len(ids), personChunk)
 		args = append(args[:0], b.accountID, b.accountID)
 		for i := range personChunk {
@@ -172,6 +172,6 @@ func (b *bulkBatch) endMade(ctx context.Context) error {
 		}
 		ids = ids[n:]
 	}
-	b.new = b.new[:0]
+	b.madeIDs = b.madeIDs[:0]
 	return nil
 }
