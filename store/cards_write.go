@@ -156,6 +156,9 @@ func (s *Store) putCardTx(ctx context.Context, tx *txn, accountID int64, in Card
 		err = s.updateCardPerson(ctx, tx, accountID, oldCard, in)
 	}
 	if err == nil {
+		if created {
+			bulk.made(personID)
+		}
 		bulk.touch(personID)
 		err = s.putCardDetails(ctx, tx, accountID, personID, oldCard, in.Details, !bulk.active())
 	}

@@ -389,6 +389,7 @@ func (im *importer) person(ctx context.Context, p *PersonRecord) error {
 	if err != nil {
 		return err
 	}
+	im.bulk.made(id)
 	im.bulk.touch(id)
 	if p.UID != nil {
 		im.uids[*p.UID] = id

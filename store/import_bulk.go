@@ -12,18 +12,21 @@ const bulkBatchSize = 500
 
 // bulkBatch is an import's writes of persons while its mark holds the
 // per-row triggers of the card counter and the search text back
-// (migration 0040). Each write of a person's card names
-// the person (touch); end lets the triggers run again, counts the batch
-// as one change of the address book and has the touched persons' search
-// text built, in one statement for the batch. A batch begun must end
-// before its transaction commits: on SQLite, a bulk_writes row left would
-// hold the account's triggers back for good.
+// (migrations 0040, 0042). Each person made names itself (made), each
+// write of a person's card names the person (touch); end lets the
+// triggers run again, counts the batch's new persons, clears their UIDs
+// from deleted_cards, counts the batch as one change of the address book
+// and has the touched persons' search text built, each in one statement
+// for the batch. A batch begun must end before its transaction commits:
+// on SQLite, a bulk_writes row left would hold the account's triggers
+// back for good.
 type bulkBatch struct {
 	tx        *txn
 	accountID int64
 	on        bool
 	persons   []int64
 	seen      map[int64]bool
+	madeIDs   []int64
 }
 
 func newBulkBatch(tx *txn, accountID int64) *bulkBatch {
@@ -76,6 +79,15 @@ func (b *bulkBatch) touch(id int64) {
 	b.persons = append(b.persons, id)
 }
 
+// made names a person the batch made. The person's card is touched
+// apart: an import that writes a new person's count and search text with
+// the person (insertNewCards) does not touch it.
+func (b *bulkBatch) made(id int64) {
+	if b.active() {
+		b.madeIDs = append(b.madeIDs, id)
+	}
+}
+
 // full tells whether the batch has written enough persons to end.
 func (b *bulkBatch) full() bool { return b != nil && len(b.persons) >= bulkBatchSize }
 
@@ -89,6 +101,9 @@ func (b *bulkBatch) end(ctx context.Context) error {
 		return fmt.Errorf("store: end a batch: %w", err)
 	}
 	b.on = false
+	if err := b.endMade(ctx); err != nil {
+		return err
+	}
 	if len(b.persons) == 0 {
 		return nil
 	}
@@ -124,5 +139,39 @@ func (b *bulkBatch) end(ctx context.Context) error {
 	}
 	b.persons = b.persons[:0]
 	clear(b.seen)
+	return nil
+}
+
+// endMade adds the batch's new persons to the account's count of persons
+// and takes their UIDs out of deleted_cards: a card deleted and made
+// again is no longer deleted. The per-row triggers that do both stood
+// aside (migration 0042).
+func (b *bulkBatch) endMade(ctx context.Context) error {
+	if len(b.madeIDs) == 0 {
+		return nil
+	}
+	if _, err := b.tx.ExecContext(ctx, `INSERT INTO person_counts AS c (account_id, persons) VALUES (?, ?)
+		ON CONFLICT (account_id) DO UPDATE SET persons = c.persons + excluded.persons`, b.accountID, len(b.madeIDs)); err != nil {
+		return fmt.Errorf("store: count a batch's persons: %w", err)
+	}
+	args := make([]any, 0, personChunk+2)
+	for ids := b.madeIDs; len(ids) > 0; {
+		n := min(len(ids), personChunk)
+		args = append(args[:0], b.accountID, b.accountID)
+		for i := range personChunk {
+			// The places left over repeat the chunk's first id.
+			j := i
+			if j >= n {
+				j = 0
+			}
+			args = append(args, ids[j])
+		}
+		if _, err := b.tx.ExecContext(ctx, `DELETE FROM deleted_cards WHERE account_id = ? AND uid IN
+			(SELECT uid FROM persons WHERE account_id = ? AND id IN `+personChunkIn+`)`, args...); err != nil {
+			return fmt.Errorf("store: clear a batch's deleted cards: %w", err)
+		}
+		ids = ids[n:]
+	}
+	b.madeIDs = b.madeIDs[:0]
 	return nil
 }

@@ -107,3 +107,103 @@ func TestImportCardsSearchText(t *testing.T) {
 		t.Errorf("search of the names and emails in their order: %d", n)
 	}
 }
+
+// TestBulkImportsKeepCounts: an import's batches hold back the per-row
+// triggers that count the account's persons and take a card made again
+// out of the deleted ones (migration 0042). Their ends do it for the
+// batch: after each import (vCard, JSON, CSV) the list's total is the
+// persons the account has, each has a UID, a deleted card imported again
+// is no longer deleted, and a person made alone afterwards counts.
+func TestBulkImportsKeepCounts(t *testing.T) {
+	s := newStore(t)
+	u := newUser(t, s)
+	ctx := store.WithActor(t.Context(), u.ID)
+	check := func(when string, want int) {
+		t.Helper()
+		_, total, err := s.SearchPersons(ctx, u.AccountID, "", 1, 0)
+		refs, rerr := s.CardRefs(ctx, u.AccountID, 0, 10000)
+		if err != nil || rerr != nil {
+			t.Fatal(err, rerr)
+		}
+		if total != int64(want) || len(refs) != want {
+			t.Errorf("%s: the list counts %d, the account has %d persons, want %d", when, total, len(refs), want)
+		}
+		for _, r := range refs {
+			if r.UID == "" {
+				t.Errorf("%s: person %d has no UID", when, r.ID)
+			}
+		}
+	}
+	// Persons without a UID, from a JSON export, which only an empty
+	// account takes.
+	recs := []store.PersonRecord{
+		{Person: store.Person{FirstName: "Json", MaritalStatus: "unknown", KidsStatus: "unknown"}},
+		{Person: store.Person{FirstName: "Json two", MaritalStatus: "unknown", KidsStatus: "unknown"},
+			ContactDetails: []store.ContactDetail{{Kind: "email", Value: ptr("json@example.org"), Position: 1}}},
+	}
+	if _, err := s.ImportAccount(ctx, u.AccountID, u.ID, store.AccountImport{Persons: func(add func(*store.PersonRecord) error) error {
+		for i := range recs {
+			if err := add(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	check("after the JSON import", 2)
+
+	gone, _, err := s.PutCard(ctx, u.AccountID, store.CardInput{UID: "gone", FirstName: "Gone"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.PutCard(ctx, u.AccountID, store.CardInput{UID: "kept", FirstName: "Kept"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	since, err := s.CardSeq(ctx, u.AccountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeletePerson(ctx, u.AccountID, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, deleted, err := s.CardChanges(ctx, u.AccountID, since); err != nil || len(deleted) != 1 {
+		t.Fatalf("deleted cards after a delete: %v, %v", deleted, err)
+	}
+	check("after a delete", 3)
+
+	// New cards (one of them the deleted card, one named as a resource,
+	// which is written alone) and the card the account has.
+	cards := []store.CardInput{{UID: "gone", FirstName: "Gone again"}, {UID: "kept", FirstName: "Kept again"},
+		{UID: "named", Name: "named-card.vcf", FirstName: "Named"}}
+	for i := range 250 {
+		cards = append(cards, store.CardInput{UID: fmt.Sprint("v", i), FirstName: fmt.Sprint("V", i),
+			Details: []store.ContactDetailInput{{Kind: "email", Value: ptr(fmt.Sprintf("v%d@example.com", i))}}})
+	}
+	created, updated, err := s.ImportCards(ctx, u.AccountID, func(put func([]store.CardInput) error, _ func([]store.CardLinks) error) error {
+		return put(cards)
+	})
+	if err != nil || created != 252 || updated != 1 {
+		t.Fatalf("vCard import: %d created, %d updated, %v", created, updated, err)
+	}
+	check("after the vCard import", 255)
+	_, changed, deleted, err := s.CardChanges(ctx, u.AccountID, since)
+	if err != nil || len(deleted) != 0 || len(changed) != 253 {
+		t.Errorf("since before the delete: %d changed, deleted %v, %v", len(changed), deleted, err)
+	}
+
+	// CSV rows: two new persons and one the vCard import made.
+	rows := []store.PersonRecord{
+		{Person: store.Person{FirstName: "Csv", IsListed: true}, ContactDetails: []store.ContactDetail{email("csv@example.com")}},
+		{Person: store.Person{FirstName: "Csv two", IsListed: true}, ContactDetails: []store.ContactDetail{email("csv2@example.com")}},
+		{Person: store.Person{FirstName: "V0", IsListed: true}, ContactDetails: []store.ContactDetail{email("V0@example.com")}},
+	}
+	res, err := s.ImportPeople(ctx, u.AccountID, store.PeopleImport{Source: store.SourceCSV, Persons: csvRows(rows)})
+	if err != nil || res.Created != 2 {
+		t.Fatalf("CSV import: %+v, %v", res, err)
+	}
+	check("after the CSV import", 257)
+
+	newPerson(t, s, u.AccountID, "Alone")
+	check("after a person made alone", 258)
+}

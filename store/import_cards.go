@@ -28,6 +28,7 @@ func (s *Store) putCardsTx(ctx context.Context, tx *txn, accountID int64, ins []
 	for i, in := range ins {
 		if id, ok := made[i]; ok {
 			created++
+			bulk.made(id)
 			if !done {
 				bulk.touch(id)
 			}
@@ -127,11 +128,11 @@ func (s *Store) insertNewCards(ctx context.Context, tx *txn, accountID int64, in
 			created_at, updated_at`
 	one := ""
 	if done {
-		// The search text as persons_search_text (migration 0040) builds
-		// it once the emails are in: their values in the order of their ids.
+		// The search text as persons_search_text (migration 0042) builds
+		// it once the emails are in: their values in the order of their
+		// ids, by the function it calls.
 		head += `, card_seq, search_text`
-		one = "(" + strings.Repeat("?, ", 19) + `lower(concat_ws(' ', CAST(? AS text), CAST(? AS text), CAST(? AS text),
-			CAST(? AS text), NULL, CAST(? AS text))))`
+		one = "(" + strings.Repeat("?, ", 19) + `person_search_text(?, ?, ?, ?, NULL, ?))`
 	}
 	byUID := make(map[string]int64, len(fresh))
 	err = insertRowsAs(ctx, tx, head+")", one, ` RETURNING id, uid`, rows, func(sc scanner) error {

@@ -104,6 +104,7 @@ func (pi *peopleImporter) insertPerson(ctx context.Context, in *IncomingPerson, 
 		return err
 	}
 	p.id = id
+	pi.bulk.made(id)
 	pi.touched[id] = p
 	for i, v := range []*string{in.LastName, in.MiddleName, in.Nickname, in.MaidenName, in.Prefix, in.Suffix, in.HowWeMet} {
 		p.has[personFillable[i]] = nonEmpty(v) != nil
