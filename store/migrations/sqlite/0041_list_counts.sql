@@ -1,0 +1,78 @@
+-- Issue 34: every paginated list costs the same at 100,000 rows as at
+-- 1,000, as the people list does since migration 0038.
+--
+-- The account's tasks, a user's log and a journal's entries are kept
+-- counted, so that a page reads its total in a row or four instead of
+-- counting the rows one by one. Triggers keep the counts, whatever writes
+-- or deletes a row (API, web, import, merge, the deletion of a person,
+-- journal, user or account, kith copy, which skips these tables and lets
+-- the triggers count the rows as they arrive). An owner without rows may
+-- have no count: its total is 0. No id of their own: a count is its
+-- owner's, which kith copy does not copy.
+--
+-- task_counts has the account's tasks by the two filters a list may
+-- combine without a date range, done or not and dated or not: a filter
+-- adds up the cells it keeps.
+CREATE TABLE task_counts (
+  account_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  is_completed INTEGER NOT NULL CHECK (is_completed IN (0, 1)),
+  dated        INTEGER NOT NULL CHECK (dated IN (0, 1)),
+  tasks        INTEGER NOT NULL,
+  UNIQUE (account_id, is_completed, dated)
+);
+INSERT INTO task_counts (account_id, is_completed, dated, tasks)
+  SELECT account_id, is_completed, due_at IS NOT NULL, count(*) FROM tasks GROUP BY 1, 2, 3;
+
+CREATE TRIGGER tasks_count_insert AFTER INSERT ON tasks BEGIN
+  INSERT INTO task_counts (account_id, is_completed, dated, tasks) VALUES (NEW.account_id, NEW.is_completed, NEW.due_at IS NOT NULL, 1)
+    ON CONFLICT (account_id, is_completed, dated) DO UPDATE SET tasks = tasks + 1;
+END;
+-- An account's delete takes its tasks and their counts: the update then
+-- finds no row, or one about to go.
+CREATE TRIGGER tasks_count_delete AFTER DELETE ON tasks BEGIN
+  UPDATE task_counts SET tasks = tasks - 1
+    WHERE account_id = OLD.account_id AND is_completed = OLD.is_completed AND dated = (OLD.due_at IS NOT NULL);
+END;
+CREATE TRIGGER tasks_count_update AFTER UPDATE OF account_id, is_completed, due_at ON tasks
+WHEN OLD.account_id <> NEW.account_id OR OLD.is_completed <> NEW.is_completed OR (OLD.due_at IS NULL) <> (NEW.due_at IS NULL) BEGIN
+  UPDATE task_counts SET tasks = tasks - 1
+    WHERE account_id = OLD.account_id AND is_completed = OLD.is_completed AND dated = (OLD.due_at IS NOT NULL);
+  INSERT INTO task_counts (account_id, is_completed, dated, tasks) VALUES (NEW.account_id, NEW.is_completed, NEW.due_at IS NOT NULL, 1)
+    ON CONFLICT (account_id, is_completed, dated) DO UPDATE SET tasks = tasks + 1;
+END;
+
+-- log_counts is how many log entries each user has (a user reads only
+-- their own).
+CREATE TABLE log_counts (
+  user_id INTEGER NOT NULL UNIQUE REFERENCES users(id) ON DELETE CASCADE,
+  logs    INTEGER NOT NULL
+);
+INSERT INTO log_counts (user_id, logs) SELECT user_id, count(*) FROM logs GROUP BY user_id;
+
+CREATE TRIGGER logs_count_insert AFTER INSERT ON logs BEGIN
+  INSERT INTO log_counts (user_id, logs) VALUES (NEW.user_id, 1)
+    ON CONFLICT (user_id) DO UPDATE SET logs = logs + 1;
+END;
+CREATE TRIGGER logs_count_delete AFTER DELETE ON logs BEGIN
+  UPDATE log_counts SET logs = logs - 1 WHERE user_id = OLD.user_id;
+END;
+
+-- entry_counts is how many entries each journal has. account_id repeats
+-- the journal's, as journal_entries does: the account's deletion counts
+-- its rows by it.
+CREATE TABLE entry_counts (
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  journal_id INTEGER NOT NULL UNIQUE REFERENCES journals(id) ON DELETE CASCADE,
+  entries    INTEGER NOT NULL
+);
+CREATE INDEX entry_counts_account ON entry_counts(account_id);
+INSERT INTO entry_counts (account_id, journal_id, entries)
+  SELECT account_id, journal_id, count(*) FROM journal_entries GROUP BY account_id, journal_id;
+
+CREATE TRIGGER journal_entries_count_insert AFTER INSERT ON journal_entries BEGIN
+  INSERT INTO entry_counts (account_id, journal_id, entries) VALUES (NEW.account_id, NEW.journal_id, 1)
+    ON CONFLICT (journal_id) DO UPDATE SET entries = entries + 1;
+END;
+CREATE TRIGGER journal_entries_count_delete AFTER DELETE ON journal_entries BEGIN
+  UPDATE entry_counts SET entries = entries - 1 WHERE journal_id = OLD.journal_id;
+END;
