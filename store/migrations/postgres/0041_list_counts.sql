@@ -167,3 +167,39 @@ END
 $$;
 CREATE CONSTRAINT TRIGGER journal_entries_count_apply AFTER INSERT OR DELETE ON journal_entries
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION journal_entries_count_apply();
+
+-- Stay in touch: the reminders and digests read only the cadences due by
+-- the last day they show, through an index, instead of every cadence of
+-- the account. due_day is the day a person is due, in days since
+-- 1970-01-01: every_days after their last interaction (last_contacted,
+-- migration 0038), or after since_on without one. The dates are the
+-- user's, as the store keeps them.
+ALTER TABLE stay_in_touch ADD COLUMN due_day bigint;
+UPDATE stay_in_touch SET due_day = (coalesce((SELECT p.last_contacted FROM persons p WHERE p.id = stay_in_touch.person_id),
+  since_on)::date - DATE '1970-01-01') + every_days;
+-- It takes the place of stay_in_touch_account, which served the reading
+-- of every cadence (and which SQLite's planner would still pick, for the
+-- order by person).
+DROP INDEX stay_in_touch_account;
+CREATE INDEX stay_in_touch_due ON stay_in_touch(account_id, due_day);
+
+-- A merge moves a cadence to the person kept.
+CREATE FUNCTION stay_in_touch_due() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.due_day := (coalesce((SELECT p.last_contacted FROM persons p WHERE p.id = NEW.person_id), NEW.since_on)::date
+    - DATE '1970-01-01') + NEW.every_days;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER stay_in_touch_due BEFORE INSERT OR UPDATE OF person_id, every_days, since_on ON stay_in_touch
+  FOR EACH ROW EXECUTE FUNCTION stay_in_touch_due();
+
+CREATE FUNCTION persons_contact_due() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE stay_in_touch SET due_day = (coalesce(NEW.last_contacted, since_on)::date - DATE '1970-01-01') + every_days
+    WHERE person_id = NEW.id;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER persons_contact_due AFTER UPDATE OF last_contacted ON persons
+  FOR EACH ROW WHEN (OLD.last_contacted IS DISTINCT FROM NEW.last_contacted) EXECUTE FUNCTION persons_contact_due();

@@ -76,3 +76,32 @@ END;
 CREATE TRIGGER journal_entries_count_delete AFTER DELETE ON journal_entries BEGIN
   UPDATE entry_counts SET entries = entries - 1 WHERE journal_id = OLD.journal_id;
 END;
+
+-- Stay in touch: the reminders and digests read only the cadences due by
+-- the last day they show, through an index, instead of every cadence of
+-- the account. due_day is the day a person is due, in days since
+-- 1970-01-01: every_days after their last interaction (last_contacted,
+-- migration 0038), or after since_on without one. The dates are the
+-- user's, as the store keeps them; null for a date that is none.
+ALTER TABLE stay_in_touch ADD COLUMN due_day INTEGER;
+UPDATE stay_in_touch SET due_day = CAST(julianday(coalesce((SELECT p.last_contacted FROM persons p WHERE p.id = stay_in_touch.person_id),
+  since_on)) - 2440587.5 AS INTEGER) + every_days;
+-- It takes the place of stay_in_touch_account, which served the reading
+-- of every cadence (and which SQLite's planner would still pick, for the
+-- order by person).
+DROP INDEX stay_in_touch_account;
+CREATE INDEX stay_in_touch_due ON stay_in_touch(account_id, due_day);
+
+CREATE TRIGGER stay_in_touch_due_insert AFTER INSERT ON stay_in_touch BEGIN
+  UPDATE stay_in_touch SET due_day = CAST(julianday(coalesce((SELECT p.last_contacted FROM persons p WHERE p.id = NEW.person_id),
+    NEW.since_on)) - 2440587.5 AS INTEGER) + NEW.every_days WHERE id = NEW.id;
+END;
+-- A merge moves a cadence to the person kept.
+CREATE TRIGGER stay_in_touch_due_update AFTER UPDATE OF person_id, every_days, since_on ON stay_in_touch BEGIN
+  UPDATE stay_in_touch SET due_day = CAST(julianday(coalesce((SELECT p.last_contacted FROM persons p WHERE p.id = NEW.person_id),
+    NEW.since_on)) - 2440587.5 AS INTEGER) + NEW.every_days WHERE id = NEW.id;
+END;
+CREATE TRIGGER persons_contact_due AFTER UPDATE OF last_contacted ON persons BEGIN
+  UPDATE stay_in_touch SET due_day = CAST(julianday(coalesce(NEW.last_contacted, since_on)) - 2440587.5 AS INTEGER) + every_days
+    WHERE person_id = NEW.id;
+END;
