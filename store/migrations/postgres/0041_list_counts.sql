@@ -87,6 +87,12 @@ $$;
 CREATE CONSTRAINT TRIGGER tasks_count_apply AFTER INSERT OR DELETE OR UPDATE OF account_id, is_completed, due_at ON tasks
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tasks_count_apply();
 
+-- A page of the account's tasks in their order (AccountTasks: the soonest
+-- due first, those without a date last) read from this index is as many
+-- steps as the page's offset and size; without it the account's tasks
+-- were sorted whole for each page.
+CREATE INDEX tasks_account_order ON tasks(account_id, (due_at IS NULL), due_at, id);
+
 -- log_counts is how many log entries each user has (a user reads only
 -- their own).
 CREATE TABLE log_counts (

@@ -41,6 +41,12 @@ WHEN OLD.account_id <> NEW.account_id OR OLD.is_completed <> NEW.is_completed OR
     ON CONFLICT (account_id, is_completed, dated) DO UPDATE SET tasks = tasks + 1;
 END;
 
+-- A page of the account's tasks in their order (AccountTasks: the soonest
+-- due first, those without a date last) read from this index is as many
+-- steps as the page's offset and size; without it the account's tasks
+-- were sorted whole for each page.
+CREATE INDEX tasks_account_order ON tasks(account_id, (due_at IS NULL), due_at, id);
+
 -- log_counts is how many log entries each user has (a user reads only
 -- their own).
 CREATE TABLE log_counts (
