@@ -192,7 +192,10 @@ func fillEveryTable(t *testing.T, a *api) (token string, paths []string, highest
 		"/api/administration/task-categories", "/api/administration/task-categories/" + cat,
 		"/api/administration/genders", "/api/administration/genders/" + gender,
 		"/api/journals", "/api/journals/" + journal, "/api/journals/" + journal + "/2026/3/15",
-		"/api/journals/" + journal + "/entries/2026/3/15",
+		"/api/journals/" + journal + "/entries/2026/3/15", "/api/journals/" + journal + "/entries",
+		// The totals of these lists are counts kept by triggers (migration
+		// 0041), which the copy skips and the target's triggers count anew.
+		"/api/tasks", "/api/tasks?is_completed=0", "/api/tasks?has_due_date=1",
 		"/api/administration/logs", "/api/administration/logs?page=2", "/api/administration/logs/" + logs.Data[0].ID,
 		"/api/me/calendar-feed", feedPath, "/api/me/two-factor",
 		"/api/administration/relationship-types", "/api/administration/relationship-types/" + relType,

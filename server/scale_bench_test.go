@@ -80,21 +80,130 @@ func newScaleAccount(b *testing.B, n int) *benchData {
 	// on PostgreSQL were not written after eight minutes (each person's
 	// triggers write the account's one row again, the likely cause).
 	for from := 0; from < n; from += 1000 {
-		seedScalePeople(b, d, driver, acct, from, min(from+1000, n))
+		seedScalePeople(b, d, driver, acct, from, min(from+1000, n), 1)
 	}
-	// PostgreSQL's autovacuum would have read the new rows' statistics
-	// within its minute: the planner has them, as on a settled account.
-	if driver == "pgx" {
-		if _, err := d.Exec(`ANALYZE persons, contact_details, important_dates, tasks, notes`); err != nil {
-			b.Fatal(err)
-		}
-	}
+	seedScaleLists(b, d, driver, acct, u.ID, n)
+	analyzeScale(b, d, driver)
 	return &benchData{env: e, key: key}
 }
 
+// analyzeScale reads the new rows' statistics on PostgreSQL, whose
+// autovacuum would have within its minute: the planner has them, as on a
+// settled account.
+func analyzeScale(b *testing.B, d *sql.DB, driver string) {
+	if driver != "pgx" {
+		return
+	}
+	if _, err := d.Exec(`ANALYZE persons, contact_details, important_dates, tasks, notes, logs, journal_entries`); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// seedScaleLists gives the user a log entry for each of the n people (a
+// person made is one), and the account's first journal an entry for each
+// tenth, one a day back from 2026, as the other lists a used account has.
+func seedScaleLists(b *testing.B, d *sql.DB, driver string, acct, user int64, n int) {
+	tx, err := d.Begin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback()
+	q := func(s string) string {
+		if driver == "pgx" {
+			return dollars(s)
+		}
+		return s
+	}
+	var journal int64
+	if err := tx.QueryRow(q(`SELECT min(id) FROM journals WHERE account_id = ?`), acct).Scan(&journal); err != nil {
+		b.Fatal(err)
+	}
+	logs, err := tx.Prepare(q(`INSERT INTO logs (account_id, user_id, action, description, created_at, updated_at)
+		VALUES (?, ?, 'person_create', ?, ?, ?)`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	entry, err := tx.Prepare(q(`INSERT INTO journal_entries (account_id, journal_id, year, month, day, body, body_folded,
+		created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'A walk by the river.', 'a walk by the river.', ?, ?)`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const now = 1_767_225_600 // 2026-01-01
+	for p := range n {
+		if _, err := logs.Exec(acct, user, fmt.Sprintf("Created the person called Given%06d", p), now+p, now+p); err != nil {
+			b.Fatal(err)
+		}
+		if p%10 == 0 {
+			day := time.Unix(now, 0).UTC().AddDate(0, 0, -p/10)
+			if _, err := entry.Exec(acct, journal, day.Year(), int(day.Month()), day.Day(), now, now); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// sparse is a GET of path as the account of sparseAccount, which the
+// first call (untimed) makes.
+func (bd *benchData) sparse(n int, path string) func(b *testing.B) *sampled {
+	var get func(b *testing.B) *sampled
+	return func(b *testing.B) *sampled {
+		if get == nil {
+			get = (&benchData{env: bd.env, key: bd.sparseAccount(b, n)}).apiGet(path)
+		}
+		return get(b)
+	}
+}
+
+// sparseAccount seeds a second account of n people in bd's database of
+// whom only 100, spread over it, have a birthday or any date, and are
+// due a call within the month, though every person has a cadence: its
+// upcoming answer is the same at every size, so that its cost shows
+// whether upcoming follows the answer or the account. It answers the
+// account's key.
+func (bd *benchData) sparseAccount(b *testing.B, n int) string {
+	_, key := bd.userIn(0, "sparse@example.com")
+	u, err := bd.st.UserByEmail(context.Background(), "sparse@example.com")
+	if err != nil {
+		b.Fatal(err)
+	}
+	driver, dsn := "sqlite", "file:"+bd.where+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	if store.IsPostgres(bd.where) {
+		driver, dsn = "pgx", bd.where
+	}
+	d, err := sql.Open(driver, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	for from := 0; from < n; from += 1000 {
+		seedScalePeople(b, d, driver, u.AccountID, from, min(from+1000, n), max(1, n/100))
+	}
+	// Every person is one to stay in touch with: the 100 with dates every
+	// 30 days, due within the month, the others every year, not due.
+	q := `INSERT INTO stay_in_touch (account_id, person_id, every_days, since_on, created_at, updated_at)
+		SELECT account_id, id, CASE WHEN age_type IS NULL THEN 365 ELSE 30 END, '2026-03-01', 0, 0 FROM persons WHERE account_id = ?`
+	if driver == "pgx" {
+		q = dollars(q)
+	}
+	if _, err := d.Exec(q, u.AccountID); err != nil {
+		b.Fatal(err)
+	}
+	analyzeScale(b, d, driver)
+	if driver == "pgx" {
+		if _, err := d.Exec(`ANALYZE stay_in_touch`); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return key
+}
+
 // seedScalePeople writes people from to to (not included) in one
-// transaction with prepared statements.
-func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, to int) {
+// transaction with prepared statements. Only every every-th person has a
+// birthday and dates (every = 1: all of them).
+func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, to, every int) {
 	tx, err := d.Begin()
 	if err != nil {
 		b.Fatal(err)
@@ -112,7 +221,7 @@ func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, t
 	}
 	const now = 1_767_225_600 // 2026-01-01
 	person := prep(`INSERT INTO persons (account_id, first_name, last_name, age_type, age_year, age_month, age_day,
-		yearly_reminder, created_at, updated_at) VALUES (?, ?, ?, 'exact', ?, ?, ?, TRUE, ?, ?) RETURNING id`)
+		yearly_reminder, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 	detail := prep(`INSERT INTO contact_details (account_id, person_id, kind, label, position, value, created_at, updated_at)
 		VALUES (?, ?, ?, ?, 0, ?, ?, ?)`)
 	search := prep(`UPDATE persons SET search_text = NULL WHERE id = ?`) // built again with the email, as the store asks
@@ -128,16 +237,23 @@ func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, t
 		}
 	}
 	for p := from; p < to; p++ {
+		hasDates := p%every == 0
+		var age, year, month, day, remind any
+		if hasDates {
+			age, year, month, day, remind = "exact", 1950+p%60, 1+p%12, 1+p%28, true
+		}
 		var id int64
 		if err := person.QueryRow(acct, fmt.Sprintf("Given%06d", p), fmt.Sprintf("Family%06d", p),
-			1950+p%60, 1+p%12, 1+p%28, now, now).Scan(&id); err != nil {
+			age, year, month, day, remind, now, now).Scan(&id); err != nil {
 			b.Fatal(err)
 		}
 		exec(detail, acct, id, "email", "home", fmt.Sprintf("given%06d@example.com", p), now, now)
 		exec(detail, acct, id, "phone", "mobile", fmt.Sprintf("+44 20 7946 %04d", p%10000), now, now)
 		exec(search, id)
-		if p%10 == 0 {
+		if p%10 == 0 && hasDates {
 			exec(date, acct, id, 1+(p/10)%12, 1+p%28, now, now)
+		}
+		if p%10 == 0 {
 			due, done := scaleTask(p / 10)
 			var doneAt *int64
 			if done {
@@ -191,6 +307,11 @@ func (bd *benchData) scaleOps(b *testing.B, n int) {
 	}
 	book := fmt.Sprintf("/dav/%d/addressbooks/contacts/", u.ID)
 	br := bd.signIn(b, "bench@example.com")
+	journals, err := bd.st.Journals(context.Background(), u.AccountID)
+	if err != nil || len(journals) == 0 {
+		b.Fatalf("journals: %v", err)
+	}
+	entries := fmt.Sprintf("/api/journals/%d/entries?per_page=10", journals[0].ID)
 	ops := []struct {
 		name      string
 		whole     bool // the request's work is the whole account: ns/person
@@ -212,6 +333,12 @@ func (bd *benchData) scaleOps(b *testing.B, n int) {
 		{name: "web people page 20", serve: bd.webGet(br, "/people?page=20"), wantCode: 200, wantBytes: fmt.Sprintf("951–1000 of %d", n)},
 		{name: "web people tag", serve: bd.listed(u.AccountID, n, bd.webGet(br, "/people?tag=bench-circle")), wantCode: 200, wantBytes: "1–50 of 100"},
 		{name: "persons tag", serve: bd.listed(u.AccountID, n, bd.apiGet("/api/persons?tag=bench-circle")), wantCode: 200, wantBytes: `"total":100}`},
+		{name: "tasks page", serve: bd.apiGet("/api/tasks?per_page=10"), wantCode: 200, wantBytes: fmt.Sprintf(`"total":%d}`, n/10)},
+		{name: "open tasks page", serve: bd.apiGet("/api/tasks?per_page=10&is_completed=0"), wantCode: 200, wantBytes: fmt.Sprintf(`"total":%d}`, n/100)},
+		{name: "logs page", serve: bd.apiGet("/api/administration/logs"), wantCode: 200, wantBytes: "Given"},
+		{name: "journal page", serve: bd.apiGet(entries), wantCode: 200, wantBytes: fmt.Sprintf(`"total":%d}`, n/10)},
+		{name: "web journals", serve: bd.webGet(br, "/journals"), wantCode: 200, wantBytes: fmt.Sprintf("%d entries", n/10)},
+		{name: "upcoming 30 days, 100 dated", serve: bd.sparse(n, "/api/reminders/upcoming?days=30"), wantCode: 200, wantBytes: `"kind":"stay_in_touch"`},
 	}
 	for _, op := range ops {
 		b.Run(op.name, func(b *testing.B) {

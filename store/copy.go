@@ -45,8 +45,9 @@ var copySkipped = []string{"schema_migrations", "health_probe", "rate_buckets", 
 	// triggers fill as persons arrive.
 	"persons_search", "persons_search_data", "persons_search_idx", "persons_search_docsize", "persons_search_config",
 	// The accounts' counts of persons, which the target's triggers count
-	// as persons arrive (migration 0038).
-	"person_counts"}
+	// as persons arrive (migration 0038), and the counts of tasks, logs and
+	// journal entries, likewise (migration 0041).
+	"person_counts", "task_counts", "log_counts", "entry_counts"}
 
 // ErrTargetNotEmpty is the refusal of a target that holds rows already:
 // the copy keeps the source's ids, which the target's rows could hold.

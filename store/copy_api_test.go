@@ -85,7 +85,7 @@ func TestCopy(t *testing.T) {
 				func(s *store.Store) (any, error) { return s.APIKeys(t.Context(), u.ID) },
 				func(s *store.Store) (any, error) { return s.User(t.Context(), u.ID) },
 				func(s *store.Store) (any, error) { return s.YearlyDates(t.Context(), u.AccountID, nil) },
-				func(s *store.Store) (any, error) { return s.DueContacts(t.Context(), u.AccountID) },
+				func(s *store.Store) (any, error) { return s.DueContacts(t.Context(), u.AccountID, "2100-01-01") },
 				func(s *store.Store) (any, error) {
 					list, _, err := s.Interactions(t.Context(), u.AccountID, p.ID, 10, 0)
 					return list, err

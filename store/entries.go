@@ -194,8 +194,14 @@ func (s *Store) SearchEntries(ctx context.Context, accountID, journalID int64, q
 	if _, err := getJournal(ctx, tx, accountID, journalID); err != nil {
 		return nil, 0, err
 	}
+	// Without a search, entry_counts has the total (migration 0041); a
+	// search reads every entry's text anyway.
+	count, cargs := `SELECT coalesce((SELECT entries FROM entry_counts WHERE journal_id = ?), 0)`, []any{journalID}
+	if q != "" {
+		count, cargs = `SELECT count(*) FROM journal_entries WHERE `+where, args
+	}
 	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM journal_entries WHERE `+where, args...).Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, count, cargs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count journal entries: %w", err)
 	}
 	entries := []Entry{}
@@ -224,11 +230,13 @@ type EntryCount struct {
 // EntryCounts are the account's journals' entry counts by journal id; a
 // journal without entries is not in the map.
 func (s *Store) EntryCounts(ctx context.Context, accountID int64) (map[int64]EntryCount, error) {
-	// The newest date is the greatest of year*10000 + month*100 + day, read
-	// back into its parts: one pass over each journal's entries.
-	rows, err := s.r.QueryContext(ctx, `SELECT e.journal_id, count(*), max(e.year * 10000 + e.month * 100 + e.day)
-		FROM journals j JOIN journal_entries e ON e.journal_id = j.id
-		WHERE j.account_id = ? GROUP BY e.journal_id`, accountID)
+	// The counts are entry_counts' (migration 0041); the newest date is the
+	// first in the index on (journal_id, year, month, day) read backwards,
+	// as year*10000 + month*100 + day, read back into its parts.
+	rows, err := s.r.QueryContext(ctx, `SELECT c.journal_id, c.entries,
+		(SELECT e.year * 10000 + e.month * 100 + e.day FROM journal_entries e WHERE e.journal_id = c.journal_id
+			ORDER BY e.year DESC, e.month DESC, e.day DESC LIMIT 1)
+		FROM entry_counts c WHERE c.account_id = ? AND c.entries > 0`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("store: count journal entries: %w", err)
 	}

@@ -70,7 +70,8 @@ func scanLog(sc scanner, l *Log) error {
 }
 
 // Logs returns one page of the user's own log entries, newest first
-// (created_at, then id, descending), and how many the user has in all.
+// (created_at, then id, descending), and how many the user has in all,
+// which log_counts keeps (migration 0041).
 func (s *Store) Logs(ctx context.Context, userID, limit, offset int64) ([]Log, int64, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for the page and its total
 	if err != nil {
@@ -78,7 +79,7 @@ func (s *Store) Logs(ctx context.Context, userID, limit, offset int64) ([]Log, i
 	}
 	defer tx.end(ctx, false)
 	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM logs WHERE user_id = ?`, userID).Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT logs FROM log_counts WHERE user_id = ?), 0)`, userID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count logs: %w", err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+logColumns+` FROM logs l JOIN users u ON u.id = l.user_id

@@ -147,21 +147,26 @@ func (s *Store) setCadence(ctx context.Context, tx *txn, accountID, personID int
 	return "stay_in_touch_update", fmt.Sprintf("Set to stay in touch every %d days with ", *everyDays), nil
 }
 
-// dueContactsQuery reads an account's cadences through the
-// stay_in_touch_account index, each person by primary key and each last
-// interaction from the end of interactions_person: one statement, whatever
-// the number of persons.
+// dueContactsQuery reads the account's cadences due by a day through the
+// stay_in_touch_due index (migration 0041), each person by primary key
+// and each last interaction from the end of interactions_person: as many
+// steps as the persons due, whatever the number of cadences.
 const dueContactsQuery = `SELECT ` + contactColumns + `
 	FROM stay_in_touch s JOIN persons p ON p.id = s.person_id
-	WHERE s.account_id = ?
-	ORDER BY s.account_id, s.person_id`
+	WHERE s.account_id = ? AND s.due_day <= ?
+	ORDER BY s.person_id`
 
-// DueContacts returns every person of the account with a cadence, by
-// person id, each with the date of their last interaction (nil when none)
-// and the day the cadence was set. Whether one is due on a given day is
-// the caller's to decide, with Contact.Due.
-func (s *Store) DueContacts(ctx context.Context, accountID int64) ([]Contact, error) {
-	rows, err := s.r.QueryContext(ctx, dueContactsQuery, accountID)
+// DueContacts returns every person of the account whose cadence is due
+// on through, a date YYYY-MM-DD, or before it (Contact.Due), by person
+// id, each with the date of their last interaction (nil when none) and
+// the day the cadence was set. Which day of the span one is due on is
+// the caller's to decide, with Contact.DueOn.
+func (s *Store) DueContacts(ctx context.Context, accountID int64, through string) ([]Contact, error) {
+	day, err := time.Parse(time.DateOnly, through)
+	if err != nil {
+		return nil, fmt.Errorf("store: list due contacts: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, dueContactsQuery, accountID, day.Unix()/86400)
 	if err != nil {
 		return nil, fmt.Errorf("store: list due contacts: %w", err)
 	}

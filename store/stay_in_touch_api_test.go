@@ -150,7 +150,7 @@ func TestDueContacts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if list, err := s.DueContacts(ctx, me.AccountID); err != nil || list == nil || len(list) != 0 {
+	if list, err := s.DueContacts(ctx, me.AccountID, "2100-01-01"); err != nil || list == nil || len(list) != 0 {
 		t.Fatalf("no cadence yet: %+v, %v", list, err)
 	}
 	set(me.AccountID, jim.ID, 7, "2026-03-01")
@@ -162,7 +162,7 @@ func TestDueContacts(t *testing.T) {
 	set(them.AccountID, theirs.ID, 1, "2026-03-01")
 	talk(them.AccountID, theirs.ID, "2026-03-14")
 
-	list, err := s.DueContacts(ctx, me.AccountID)
+	list, err := s.DueContacts(ctx, me.AccountID, "2026-04-01")
 	want := []store.Contact{
 		{PersonID: jim.ID, Name: "Jim", EveryDays: 7, SinceOn: "2026-03-01", LastOn: ptr("2026-03-10")},
 		{PersonID: pam.ID, Name: "Pam", EveryDays: 30, SinceOn: "2026-03-02"},
@@ -178,12 +178,48 @@ func TestDueContacts(t *testing.T) {
 			t.Errorf("on %s: Jim due %v, Pam due %v; want %v, %v", c.today, list[0].Due(c.today), list[1].Due(c.today), c.jim, c.pam)
 		}
 	}
-	if list, err := s.DueContacts(ctx, them.AccountID); err != nil || len(list) != 1 || list[0].Name != "Theirs" || *list[0].LastOn != "2026-03-14" {
+	if list, err := s.DueContacts(ctx, them.AccountID, "2026-03-15"); err != nil || len(list) != 1 || list[0].Name != "Theirs" || *list[0].LastOn != "2026-03-14" {
 		t.Errorf("the other account's: %+v, %v", list, err)
+	}
+	// Only those due by the day asked are read, whatever moves the day
+	// one is due: an interaction, its deletion, a new number of days.
+	dueBy := func(through, want string) {
+		t.Helper()
+		list, err := s.DueContacts(ctx, me.AccountID, through)
+		var got []string
+		for _, c := range list {
+			if !c.Due(through) {
+				t.Errorf("through %s: %s is listed, due %v", through, c.Name, c)
+			}
+			got = append(got, c.Name)
+		}
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("due through %s: %q, %v; want %q", through, strings.Join(got, " "), err, want)
+		}
+	}
+	dueBy("2026-03-16", "")
+	dueBy("2026-03-17", "Jim")
+	dueBy("2026-03-31", "Jim")
+	dueBy("2026-04-01", "Jim Pam")
+	talk(me.AccountID, pam.ID, "2026-03-20")
+	dueBy("2026-04-18", "Jim")
+	dueBy("2026-04-19", "Jim Pam")
+	set(me.AccountID, pam.ID, 10, "2026-03-25")
+	dueBy("2026-03-29", "Jim")
+	dueBy("2026-03-30", "Jim Pam")
+	ints, _, err := s.Interactions(ctx, me.AccountID, pam.ID, 10, 0)
+	if err != nil || len(ints) != 1 {
+		t.Fatalf("Pam's interactions: %+v, %v", ints, err)
+	}
+	wantErr(t, s.DeleteInteraction(ctx, me.AccountID, pam.ID, ints[0].ID), nil)
+	dueBy("2026-03-11", "")
+	dueBy("2026-03-12", "Pam") // ten days after the cadence was first set
+	if _, err := s.DueContacts(ctx, me.AccountID, "15 March"); err == nil {
+		t.Error("a day that is no date was read")
 	}
 	// A person deleted takes their cadence and interactions along.
 	wantErr(t, s.DeletePerson(ctx, me.AccountID, jim.ID), nil)
-	if list, err := s.DueContacts(ctx, me.AccountID); err != nil || len(list) != 1 || list[0].PersonID != pam.ID {
+	if list, err := s.DueContacts(ctx, me.AccountID, "2026-04-01"); err != nil || len(list) != 1 || list[0].PersonID != pam.ID {
 		t.Errorf("after deleting Jim: %+v, %v", list, err)
 	}
 }
@@ -258,7 +294,7 @@ func TestReminderQueriesUseIndexes(t *testing.T) {
 		indexes     []string
 	}{
 		{"YearlyDates", store.YearlyDatesQuery, []any{me.AccountID}, []string{"important_dates_yearly"}},
-		{"DueContacts", store.DueContactsQuery, []any{me.AccountID}, []string{"stay_in_touch_account", "interactions_person"}},
+		{"DueContacts", store.DueContactsQuery, []any{me.AccountID, 20_600}, []string{"stay_in_touch_due", "interactions_person"}},
 		{"due tasks", store.DueTasksQuery, []any{me.AccountID, int64(1_800_000_000)}, []string{"tasks_open_due"}},
 		{"birthdays", upcoming["birthdays"].Query, upcoming["birthdays"].Args, []string{"persons_birthday"}},
 		{"life events", upcoming["life events"].Query, upcoming["life events"].Args, []string{"life_events_yearly"}},

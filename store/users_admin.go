@@ -207,14 +207,14 @@ func (d UserDeletion) AccountDeleted() bool { return d.OtherUsers == 0 }
 var userRowTables = []string{"api_keys", "web_sessions", "calendar_feeds", "channels", "reminder_settings",
 	"invitations", "email_verifications", "logs",
 	"two_factor", "two_factor_recovery", "action_links_used", "snoozes",
-	"mail_in", "passkey_handles", "passkeys", "passkey_challenges"}
+	"mail_in", "passkey_handles", "passkeys", "passkey_challenges", "log_counts"}
 
 // accountRowTables are the tables of an account's rows, by account_id;
 // each references accounts ON DELETE CASCADE.
 var accountRowTables = []string{"persons", "contact_details", "important_dates", "notes", "gifts", "life_events",
 	"work_history", "tasks", "interactions", "stay_in_touch", "photos", "task_categories", "genders", "journals",
 	"journal_entries", "tags", "person_tags", "deleted_cards", "logs", "relationship_types", "relationships", "reminders",
-	"person_counts"}
+	"person_counts", "task_counts", "entry_counts"}
 
 // UserDeletionOf tells what DeleteUser would delete for this email, and
 // deletes nothing.

@@ -272,7 +272,7 @@ func ReadSource(ctx context.Context, st *store.Store, accountID, userID int64, t
 	if src.Reminders, err = st.AccountReminders(ctx, accountID, spans); err != nil {
 		return Source{}, err
 	}
-	contacts, err := st.DueContacts(ctx, accountID)
+	contacts, err := st.DueContacts(ctx, accountID, today.AddDate(0, 0, days).Format(time.DateOnly))
 	if err != nil {
 		return Source{}, err
 	}
