@@ -26,11 +26,12 @@ import (
 // shutdownTimeout bounds the drain after SIGINT/SIGTERM; tests shorten it.
 var shutdownTimeout = 10 * time.Second
 
-// backgroundDelay is how long after listening the reminders' first pass
-// and the integrity check wait. Started at once, they ran beside the first
-// requests, and on a server given one CPU the first answer waited for
-// them: the check reads every page of the database (12 ms of the
-// benchmark's 2 MB file, seconds of a large one), most of a start.
+// backgroundDelay is how long after listening the reminders' first pass,
+// the integrity check and the connection of the database's writer wait.
+// Started at once, they ran beside the first requests, and on a server
+// given one CPU the first answer waited for them: the check reads every
+// page of the database (12 ms of the benchmark's 2 MB file, seconds of a
+// large one), most of a start; the writer's connection parses the schema.
 var backgroundDelay = time.Second
 
 // after waits d and reports whether it passed before ctx ended.
@@ -183,6 +184,13 @@ func serve(ctx context.Context, cfg *config.Config, log zerolog.Logger, stdout i
 	reminders.Go(func() {
 		if after(remindCtx, backgroundDelay) {
 			srv.WatchIntegrity(remindCtx)
+		}
+	})
+	reminders.Go(func() {
+		if after(remindCtx, backgroundDelay) {
+			if err := st.ConnectWriter(remindCtx); err != nil && remindCtx.Err() == nil {
+				log.Warn().Err(err).Msg("the database's writer could not connect: the first write will try again")
+			}
 		}
 	})
 	defer reminders.Wait()

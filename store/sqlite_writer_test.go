@@ -250,3 +250,39 @@ func TestDriverErrorsMapToStoreErrors(t *testing.T) {
 		t.Errorf("a person in no account: %v, want a foreign key violation only", err)
 	}
 }
+
+// TestConnectWriter: a store opened on a database with nothing to migrate
+// has not connected its writer, whose connection parses the whole schema;
+// ConnectWriter connects it, and the first write then runs on that
+// connection instead of opening one. A closed store refuses.
+func TestConnectWriter(t *testing.T) {
+	_, path := openTest(t)
+	ctx := context.Background()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.w.Stats().OpenConnections; n != 0 {
+		t.Fatalf("the writer has %d connections after an open with nothing to migrate, want none", n)
+	}
+	if err := s.ConnectWriter(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.w.Stats().OpenConnections; n != 1 {
+		t.Fatalf("the writer has %d connections after ConnectWriter, want 1", n)
+	}
+	if err := s.withTx(ctx, insertJob(ctx, nil).fn); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.w.Stats(); st.OpenConnections != 1 || st.MaxIdleClosed+st.MaxLifetimeClosed+st.MaxIdleTimeClosed != 0 {
+		t.Errorf("after a write the writer's pool is %+v, want its one connection kept", st)
+	}
+	s.Close()
+	if err := s.ConnectWriter(ctx); err == nil {
+		t.Error("a closed store connected its writer")
+	}
+}

@@ -172,6 +172,21 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
+// ConnectWriter opens the writer's connection, which a start leaves for
+// the first write: on SQLite, opening a connection parses the whole schema
+// (some 3 ms), which the start's first answer should not wait for, nor a
+// user's first write after it. A server calls it a moment after listening.
+// On PostgreSQL the writer is the readers' pool, already connected.
+func (s *Store) ConnectWriter(ctx context.Context) error {
+	if s.w == s.r {
+		return nil
+	}
+	if err := s.w.PingContext(ctx); err != nil {
+		return fmt.Errorf("store: connect the writer: %w", err)
+	}
+	return nil
+}
+
 func (s *Store) now() int64 { return s.Now().Unix() }
 
 // withTx runs fn in a write transaction and returns once it is committed
