@@ -282,7 +282,10 @@ func (s *Store) RemindersSent(ctx context.Context, accountID int64, ids []int64,
 // Between lists the days from from through to (dates at midnight UTC) on
 // which the reminder falls; a one_time reminder already sent falls on
 // none.
-func (r *Reminder) Between(from, to time.Time) []time.Time {
+func (r *Reminder) Between(from, to time.Time) []time.Time { return r.upTo(from, to, -1) }
+
+// upTo is Between stopped at max days (all when max < 0).
+func (r *Reminder) upTo(from, to time.Time, max int) []time.Time {
 	if r.Frequency == FrequencyOnce && r.SentAt != nil {
 		return nil
 	}
@@ -295,13 +298,14 @@ func (r *Reminder) Between(from, to time.Time) []time.Time {
 			to = u
 		}
 	}
-	return Occurrences(r.Frequency, int(r.Every), start, from, to, -1)
+	return Occurrences(r.Frequency, int(r.Every), start, from, to, max)
 }
 
 // NextOn is the reminder's first day on or after today, or nil when
-// there is none.
+// there is none. One day, not all of them: a daily reminder falls on
+// some 2.9 million days before 9999, listed on every page that shows it.
 func (r *Reminder) NextOn(today time.Time) *string {
-	days := r.Between(today, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC))
+	days := r.upTo(today, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), 1)
 	if len(days) == 0 {
 		return nil
 	}

@@ -42,7 +42,7 @@ func newStore(t *testing.T) *store.Store {
 // database again (a file path, or a PostgreSQL URL).
 func newStoreAt(t testing.TB) (*store.Store, string) {
 	t.Helper()
-	where := storetest.Fresh(t)
+	where := storetest.Migrated(t)
 	return openFresh(t, where), where
 }
 

@@ -157,15 +157,7 @@ func (b *bulkBatch) endMade(ctx context.Context) error {
 	args := make([]any, 0, personChunk+2)
 	for ids := b.madeIDs; len(ids) > 0; {
 		n := min(len(ids), personChunk)
-		args = append(args[:0], b.accountID, b.accountID)
-		for i := range personChunk {
-			// The places left over repeat the chunk's first id.
-			j := i
-			if j >= n {
-				j = 0
-			}
-			args = append(args, ids[j])
-		}
+		args = appendChunk(append(args[:0], b.accountID, b.accountID), ids[:n], func(id int64) any { return id })
 		if _, err := b.tx.ExecContext(ctx, `DELETE FROM deleted_cards WHERE account_id = ? AND uid IN
 			(SELECT uid FROM persons WHERE account_id = ? AND id IN `+personChunkIn+`)`, args...); err != nil {
 			return fmt.Errorf("store: clear a batch's deleted cards: %w", err)
@@ -174,4 +166,19 @@ func (b *bulkBatch) endMade(ctx context.Context) error {
 	}
 	b.madeIDs = b.madeIDs[:0]
 	return nil
+}
+
+// appendChunk appends to args the values of a chunk of at most
+// personChunk items, and the chunk's first again for the places left
+// over: an IN list of personChunkIn's one length, whose statement is
+// prepared once, and a value repeated matches nothing more.
+func appendChunk[T any](args []any, chunk []T, value func(T) any) []any {
+	for i := range personChunk {
+		if i < len(chunk) {
+			args = append(args, value(chunk[i]))
+		} else {
+			args = append(args, value(chunk[0]))
+		}
+	}
+	return args
 }

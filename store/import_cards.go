@@ -231,15 +231,8 @@ func cardUIDs(ctx context.Context, tx *txn, accountID int64, ins []CardInput) (m
 	have := map[string]bool{}
 	args := make([]any, 0, personChunk+1)
 	for from := 0; from < len(ins); from += personChunk {
-		args = append(args[:0], accountID)
-		for i := range personChunk {
-			// The places left over repeat the chunk's first UID.
-			j := from + i
-			if j >= len(ins) {
-				j = from
-			}
-			args = append(args, ins[j].UID)
-		}
+		chunk := ins[from:min(from+personChunk, len(ins))]
+		args = appendChunk(append(args[:0], accountID), chunk, func(c CardInput) any { return c.UID })
 		err := eachRow(ctx, tx, `SELECT uid FROM persons WHERE account_id = ? AND uid IN `+personChunkIn, args,
 			func(sc scanner) error {
 				var uid string

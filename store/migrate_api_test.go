@@ -145,7 +145,7 @@ func TestMigrate(t *testing.T) {
 // once, as two processes (or, on PostgreSQL, two instances) may: each
 // migration must be applied once, and no store may fail for another's.
 func TestMigrateConcurrently(t *testing.T) {
-	for run := range 30 {
+	for run := range 10 {
 		path := storetest.Fresh(t)
 		stores := []*store.Store{openRaw(t, path), openRaw(t, path), openRaw(t, path)}
 		applied := make([][]string, len(stores))

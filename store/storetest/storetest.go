@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for schemas and counts
@@ -76,10 +78,10 @@ func Engine() string {
 // must not pass for want of a server.
 func Main(m *testing.M) {
 	if Postgres() {
-		os.Exit(m.Run())
+		os.Exit(run(m))
 	}
 	if os.Getenv(PostgresURL) == "" {
-		code := m.Run()
+		code := run(m)
 		if os.Getenv("CI") == "true" {
 			fmt.Println("storetest: CI=true but KITH_TEST_POSTGRES_URL is not set: the PostgreSQL run cannot be skipped")
 			os.Exit(1)
@@ -88,7 +90,7 @@ func Main(m *testing.M) {
 		os.Exit(code)
 	}
 	if benchmarking() {
-		code := m.Run()
+		code := run(m)
 		fmt.Println("storetest: the same tests again, on PostgreSQL")
 		if err := runPostgres(os.Stdout); err != nil && code == 0 {
 			code = 1
@@ -100,7 +102,7 @@ func Main(m *testing.M) {
 		fmt.Println("storetest: the PostgreSQL run did not start:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := run(m)
 	fmt.Println("storetest: the same tests again, on PostgreSQL")
 	if err := pg.finish(); err != nil && code == 0 {
 		code = 1
@@ -170,7 +172,7 @@ type DB struct {
 // (and on PostgreSQL dropped) when t ends.
 func Open(t testing.TB) DB {
 	t.Helper()
-	where := Fresh(t)
+	where := Migrated(t)
 	st, err := store.Open(context.Background(), where)
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +182,84 @@ func Open(t testing.TB) DB {
 		t.Fatal(err)
 	}
 	return DB{Store: st, Where: where}
+}
+
+// Migrated is Fresh, but on SQLite the new database is a copy of one
+// migrated once per test binary (see migratedCopy): Migrate on it finds
+// nothing to apply. On PostgreSQL it is Fresh's empty schema.
+func Migrated(t testing.TB) string {
+	t.Helper()
+	where := Fresh(t)
+	if !Postgres() {
+		if err := migratedCopy(where); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return where
+}
+
+// template is the SQLite database that Open copies: migrated once, in a
+// directory of its own that run removes when the tests are over.
+var template struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// migratedCopy writes to path a copy of a SQLite database migrated once
+// for the whole test binary. Migrating a new file takes seconds under
+// -race, and the server's tests open some 440 stores: that was most of
+// CI's time. A copy of the closed file is the same bytes Migrate leaves.
+func migratedCopy(path string) error {
+	template.once.Do(func() {
+		template.dir, template.err = os.MkdirTemp("", "storetest-template-*")
+		if template.err != nil {
+			return
+		}
+		template.path = filepath.Join(template.dir, "kith.db")
+		st, err := store.Open(context.Background(), template.path)
+		if err != nil {
+			template.err = err
+			return
+		}
+		if _, err := st.Migrate(context.Background()); err != nil {
+			st.Close()
+			template.err = err
+			return
+		}
+		template.err = st.Close()
+	})
+	if template.err != nil {
+		return fmt.Errorf("storetest: the migrated template: %w", template.err)
+	}
+	// Close checkpoints the WAL into the file; a WAL left over is copied
+	// too, so that the copy holds whatever Migrate wrote.
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(template.path + suffix)
+		if errors.Is(err, os.ErrNotExist) && suffix != "" {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("storetest: the migrated template: %w", err)
+		}
+		fi, err := os.Stat(template.path + suffix)
+		if err != nil {
+			return fmt.Errorf("storetest: the migrated template: %w", err)
+		}
+		if err := os.WriteFile(path+suffix, b, fi.Mode().Perm()); err != nil {
+			return fmt.Errorf("storetest: copy the migrated template: %w", err)
+		}
+	}
+	return nil
+}
+
+// run runs the tests, then removes the template Open copied.
+func run(m *testing.M) int {
+	code := m.Run()
+	if template.dir != "" {
+		os.RemoveAll(template.dir)
+	}
+	return code
 }
 
 // Fresh returns the db value of a new, empty database for t: a file under
