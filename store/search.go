@@ -64,13 +64,15 @@ func (postgresEngine) searchPersons(accountID int64, q string) (string, []any) {
 // each row's grams instead of reading their index, when cond holds
 // gramsCond: the account's condition does not lead (leads), the LIKE's
 // text is no column, so the only scan of persons left is the bitmap scan
-// of the index of grams. Every table keeps its bitmap scans, which the
-// rest of a page's queries use.
+// of the index of grams, and its plan is one for any query (generic),
+// which spares planning every search again. Every table keeps its bitmap
+// scans, which the rest of a page's queries use.
 func fenceGrams(ctx context.Context, tx *txn, cond string) error {
 	if !strings.Contains(cond, gramsCond) {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`); err != nil {
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
+		set_config('plan_cache_mode', 'force_generic_plan', true)`); err != nil {
 		return fmt.Errorf("store: search persons: %w", err)
 	}
 	return nil
