@@ -69,9 +69,9 @@ func (s *Store) ListPersons(ctx context.Context, accountID int64, q PersonListQu
 		args = append(args, accountID, FoldTag(*q.Tag))
 	}
 	if q.Search != nil {
-		search, arg := s.eng.searchPersons(*q.Search)
+		search, searchArgs := s.eng.searchPersons(accountID, *q.Search)
 		cond += ` AND ` + search
-		args = append(args, arg)
+		args = append(args, searchArgs...)
 	}
 	order, ok := personOrders[q.Order]
 	if !ok {

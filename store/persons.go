@@ -262,6 +262,9 @@ func (s *Store) filteredPage(ctx context.Context, tx *txn, where, cond string, a
 	if lines {
 		cols += `, ` + listedColumns
 	}
+	if err := fenceGrams(ctx, tx, cond); err != nil {
+		return nil, 0, err
+	}
 	query := `WITH page AS MATERIALIZED (SELECT id, count(*) OVER () AS total FROM persons WHERE ` + where +
 		` ORDER BY ` + order + ` LIMIT ? OFFSET ?)
 		SELECT ` + cols + `, (SELECT total FROM page LIMIT 1) FROM persons
@@ -308,9 +311,12 @@ func (postgresEngine) jsonIDs() string {
 }
 
 // leads is whether cond picks persons by ids that an index of its own
-// finds, a tag's or the search index's (" AND id IN (…)"): then the page
-// starts from those ids, as many as cond finds, whatever the account's size.
-func leads(cond string) bool { return strings.HasPrefix(cond, ` AND id IN (`) }
+// finds, a tag's or the search index's (" AND id IN (…)", or the grams
+// of a search on PostgreSQL): then the page starts from those ids, as
+// many as cond finds, whatever the account's size.
+func leads(cond string) bool {
+	return strings.HasPrefix(cond, ` AND id IN (`) || strings.HasPrefix(cond, ` AND `+gramsCond)
+}
 
 // countPersons is how many persons where (on the account, and cond)
 // picks: the account's count that the triggers keep (migration 0038)

@@ -98,9 +98,9 @@ type engine interface {
 	// lockPersons locks, in id order, the account's persons that cond
 	// (on persons) picks, before a write of many of them (lockPersons).
 	lockPersons(ctx context.Context, tx *txn, cond string, args ...any) error
-	// searchPersons is the condition on persons, and its argument, of
-	// those whose search_text holds q (SearchPersons).
-	searchPersons(q string) (cond string, arg any)
+	// searchPersons is the condition on persons, and its arguments, of
+	// the account's persons whose search_text holds q (SearchPersons).
+	searchPersons(accountID int64, q string) (cond string, args []any)
 	// jsonIDs is a query of the ids in a JSON array of integers, its one
 	// argument: one statement text for any number of them.
 	jsonIDs() string

@@ -327,9 +327,9 @@ func (s *Store) DeleteTag(ctx context.Context, accountID, id int64) error {
 func (s *Store) TaggedPersons(ctx context.Context, accountID int64, name string, q *string, limit, offset int64) ([]Person, int64, error) {
 	cond, args := taggedCond, []any{accountID, FoldTag(name)}
 	if q != nil {
-		search, arg := s.eng.searchPersons(*q)
+		search, searchArgs := s.eng.searchPersons(accountID, *q)
 		cond += ` AND ` + search
-		args = append(args, arg)
+		args = append(args, searchArgs...)
 	}
 	return s.personPage(ctx, accountID, cond, args, "id", limit, offset)
 }

@@ -1,0 +1,2 @@
+-- Migration 0043 is PostgreSQL's index of 5-grams for search; SQLite
+-- searches its FTS5 table persons_search (migration 0021), unchanged.
