@@ -254,8 +254,11 @@ func seedScalePeople(b *testing.B, d *sql.DB, driver string, acct int64, from, t
 		if p%10 == 0 && hasDates {
 			exec(date, acct, id, 1+(p/10)%12, 1+p%28, now, now)
 		}
-		if p%10 == 0 {
-			due, done := scaleTask(p / 10)
+		// A tenth of the people have a task and a note; of the sparse
+		// account's, a tenth of its dated ones, the same ten tasks at
+		// every size, so that its upcoming answer does not grow.
+		if p%(10*every) == 0 {
+			due, done := scaleTask(p / (10 * every))
 			var doneAt *int64
 			if done {
 				doneAt = &due
