@@ -38,18 +38,7 @@ func TestSearchPersons(t *testing.T) {
 	}
 	found := func(q string) []int64 {
 		t.Helper()
-		ps, total, err := s.SearchPersons(ctx, me.AccountID, q, 100, 0)
-		if err != nil {
-			t.Fatalf("search %q: %v", q, err)
-		}
-		ids := []int64{}
-		for _, p := range ps {
-			ids = append(ids, p.ID)
-		}
-		if total != int64(len(ids)) {
-			t.Errorf("search %q: total %d, %d found", q, total, len(ids))
-		}
-		return ids
+		return searchIDs(t, s, me.AccountID, q)
 	}
 	cases := []struct {
 		q    string
@@ -115,4 +104,22 @@ func TestSearchPersons(t *testing.T) {
 	if err != nil || total != 2 || len(ps) != 0 {
 		t.Errorf("page 6 of 1, past the last: %v %d %v", ps, total, err)
 	}
+}
+
+// searchIDs is the ids SearchPersons finds for q in the account, all on
+// one page, checked against the total it gives.
+func searchIDs(t *testing.T, s *store.Store, accountID int64, q string) []int64 {
+	t.Helper()
+	ps, total, err := s.SearchPersons(t.Context(), accountID, q, 100, 0)
+	if err != nil {
+		t.Fatalf("search %q: %v", q, err)
+	}
+	ids := []int64{}
+	for _, p := range ps {
+		ids = append(ids, p.ID)
+	}
+	if total != int64(len(ids)) {
+		t.Errorf("search %q: total %d, %d found", q, total, len(ids))
+	}
+	return ids
 }

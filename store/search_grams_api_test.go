@@ -43,18 +43,7 @@ func TestSearchPersonsLong(t *testing.T) {
 	}
 	found := func(q string) []int64 {
 		t.Helper()
-		ps, total, err := s.SearchPersons(ctx, me.AccountID, q, 100, 0)
-		if err != nil {
-			t.Fatalf("search %q: %v", q, err)
-		}
-		ids := []int64{}
-		for _, p := range ps {
-			ids = append(ids, p.ID)
-		}
-		if total != int64(len(ids)) {
-			t.Errorf("search %q: total %d, %d found", q, total, len(ids))
-		}
-		return ids
+		return searchIDs(t, s, me.AccountID, q)
 	}
 	cases := []struct {
 		q    string
