@@ -230,19 +230,25 @@ func insertCardRows(ctx context.Context, tx *txn, accountID int64, ins []CardInp
 func cardUIDs(ctx context.Context, tx *txn, accountID int64, ins []CardInput) (map[string]bool, error) {
 	have := map[string]bool{}
 	args := make([]any, 0, personChunk+1)
-	for from := 0; from < len(ins); from += personChunk {
-		chunk := ins[from:min(from+personChunk, len(ins))]
-		args = appendChunk(append(args[:0], accountID), chunk, func(c CardInput) any { return c.UID })
-		err := eachRow(ctx, tx, `SELECT uid FROM persons WHERE account_id = ? AND uid IN `+personChunkIn, args,
-			func(sc scanner) error {
-				var uid string
-				err := sc.Scan(&uid)
-				have[uid] = true
+	err := freshPlans(ctx, tx, func() error {
+		for from := 0; from < len(ins); from += personChunk {
+			chunk := ins[from:min(from+personChunk, len(ins))]
+			args = appendChunk(append(args[:0], accountID), chunk, func(c CardInput) any { return c.UID })
+			err := eachRow(ctx, tx, `SELECT uid FROM persons WHERE account_id = ? AND uid IN `+personChunkIn, args,
+				func(sc scanner) error {
+					var uid string
+					err := sc.Scan(&uid)
+					have[uid] = true
+					return err
+				})
+			if err != nil {
 				return err
-			})
-		if err != nil {
-			return nil, fmt.Errorf("store: find cards: %w", err)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: find cards: %w", err)
 	}
 	return have, nil
 }
