@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // The statements the reminders run for every account each day, for the
 // test that reads their plans (store_test cannot see unexported names).
 var (
@@ -40,4 +42,26 @@ var BatchQueries = map[string]string{
 	"interactions": batchInteractions, "stay_in_touch": batchStayInTouch, "tasks": batchTasks,
 	"relationships": batchRelationships, "tags": batchTags,
 	"photos": batchPhotos,
+}
+
+// PlanModes is PostgreSQL's plan_cache_mode inside freshPlans and after
+// it, in a transaction that had set it to force_generic_plan; "" on
+// SQLite, which has no plan cache to set.
+func (s *Store) PlanModes(ctx context.Context) (inside, after string, err error) {
+	err = s.withTx(ctx, func(ctx context.Context, tx *txn) error {
+		if tx.pool.bind == nil {
+			return nil
+		}
+		mode := func(into *string) error {
+			return tx.QueryRowContext(ctx, `SELECT current_setting('plan_cache_mode')`).Scan(into)
+		}
+		if _, err := tx.ExecContext(ctx, `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`); err != nil {
+			return err
+		}
+		if err := freshPlans(ctx, tx, func() error { return mode(&inside) }); err != nil {
+			return err
+		}
+		return mode(&after)
+	})
+	return inside, after, err
 }

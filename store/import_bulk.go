@@ -121,21 +121,20 @@ func (b *bulkBatch) end(ctx context.Context) error {
 	// batch's persons' in one statement: SQLite's FTS5 index writes them
 	// to the disk together. A new card_seq is no change of its own.
 	args := make([]any, 0, personChunk+2)
-	for ids := b.persons; len(ids) > 0; {
-		n := min(len(ids), personChunk)
-		args = append(args[:0], seq, b.accountID)
-		for i := range personChunk {
-			var id int64
-			if i < n {
-				id = ids[i]
+	err := freshPlans(ctx, b.tx, func() error {
+		for ids := b.persons; len(ids) > 0; {
+			n := min(len(ids), personChunk)
+			args = appendChunk(append(args[:0], seq, b.accountID), ids[:n], func(id int64) any { return id })
+			if _, err := b.tx.ExecContext(ctx, `UPDATE persons SET card_seq = ?, search_text = NULL
+				WHERE account_id = ? AND id IN `+personChunkIn, args...); err != nil {
+				return err
 			}
-			args = append(args, id)
+			ids = ids[n:]
 		}
-		if _, err := b.tx.ExecContext(ctx, `UPDATE persons SET card_seq = ?, search_text = NULL
-			WHERE account_id = ? AND id IN `+personChunkIn, args...); err != nil {
-			return fmt.Errorf("store: end a batch: %w", err)
-		}
-		ids = ids[n:]
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: end a batch: %w", err)
 	}
 	b.persons = b.persons[:0]
 	clear(b.seen)

@@ -109,14 +109,16 @@ const personChunk = 100
 
 // loadPersons reads the fields and rows of the matched persons ids.
 func (pi *peopleImporter) loadPersons(ctx context.Context, ids []int64) error {
-	for len(ids) > 0 {
-		n := min(len(ids), personChunk)
-		if err := pi.loadChunk(ctx, ids[:n]); err != nil {
-			return err
+	return freshPlans(ctx, pi.tx, func() error {
+		for len(ids) > 0 {
+			n := min(len(ids), personChunk)
+			if err := pi.loadChunk(ctx, ids[:n]); err != nil {
+				return err
+			}
+			ids = ids[n:]
 		}
-		ids = ids[n:]
-	}
-	return nil
+		return nil
+	})
 }
 
 var personChunkIn = `(?` + strings.Repeat(", ?", personChunk-1) + `)`
