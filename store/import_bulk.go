@@ -120,20 +120,8 @@ func (b *bulkBatch) end(ctx context.Context) error {
 	// search_text set to NULL is built again by the triggers, the
 	// batch's persons' in one statement: SQLite's FTS5 index writes them
 	// to the disk together. A new card_seq is no change of its own.
-	args := make([]any, 0, personChunk+2)
-	err := freshPlans(ctx, b.tx, func() error {
-		for ids := b.persons; len(ids) > 0; {
-			n := min(len(ids), personChunk)
-			args = appendChunk(append(args[:0], seq, b.accountID), ids[:n], func(id int64) any { return id })
-			if _, err := b.tx.ExecContext(ctx, `UPDATE persons SET card_seq = ?, search_text = NULL
-				WHERE account_id = ? AND id IN `+personChunkIn, args...); err != nil {
-				return err
-			}
-			ids = ids[n:]
-		}
-		return nil
-	})
-	if err != nil {
+	if err := execChunks(ctx, b.tx, `UPDATE persons SET card_seq = ?, search_text = NULL
+		WHERE account_id = ? AND id IN `+personChunkIn, []any{seq, b.accountID}, b.persons); err != nil {
 		return fmt.Errorf("store: end a batch: %w", err)
 	}
 	b.persons = b.persons[:0]
@@ -153,24 +141,30 @@ func (b *bulkBatch) endMade(ctx context.Context) error {
 		ON CONFLICT (account_id) DO UPDATE SET persons = c.persons + excluded.persons`, b.accountID, len(b.madeIDs)); err != nil {
 		return fmt.Errorf("store: count a batch's persons: %w", err)
 	}
-	args := make([]any, 0, personChunk+2)
-	err := freshPlans(ctx, b.tx, func() error {
-		for ids := b.madeIDs; len(ids) > 0; {
+	if err := execChunks(ctx, b.tx, `DELETE FROM deleted_cards WHERE account_id = ? AND uid IN
+		(SELECT uid FROM persons WHERE account_id = ? AND id IN `+personChunkIn+`)`, []any{b.accountID, b.accountID}, b.madeIDs); err != nil {
+		return fmt.Errorf("store: clear a batch's deleted cards: %w", err)
+	}
+	b.madeIDs = b.madeIDs[:0]
+	return nil
+}
+
+// execChunks runs query, whose last placeholders are personChunkIn's,
+// once for each chunk of ids after the arguments of prefix, each planned
+// for its chunk (freshPlans).
+func execChunks(ctx context.Context, tx *txn, query string, prefix []any, ids []int64) error {
+	args := make([]any, 0, len(prefix)+personChunk)
+	return freshPlans(ctx, tx, func() error {
+		for len(ids) > 0 {
 			n := min(len(ids), personChunk)
-			args = appendChunk(append(args[:0], b.accountID, b.accountID), ids[:n], func(id int64) any { return id })
-			if _, err := b.tx.ExecContext(ctx, `DELETE FROM deleted_cards WHERE account_id = ? AND uid IN
-				(SELECT uid FROM persons WHERE account_id = ? AND id IN `+personChunkIn+`)`, args...); err != nil {
+			args = appendChunk(append(args[:0], prefix...), ids[:n], func(id int64) any { return id })
+			if _, err := tx.ExecContext(ctx, query, args...); err != nil {
 				return err
 			}
 			ids = ids[n:]
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("store: clear a batch's deleted cards: %w", err)
-	}
-	b.madeIDs = b.madeIDs[:0]
-	return nil
 }
 
 // freshPlans runs f with PostgreSQL planning each statement for its own
